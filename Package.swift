@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "ToneNode",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tonenode", targets: ["tonenode"]),
+        .library(name: "ToneDSP", targets: ["ToneDSP"]),
+        .library(name: "ToneAudioFile", targets: ["ToneAudioFile"]),
+        .library(name: "ToneJack", targets: ["ToneJack"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // One C module per system library; exactly one Swift module imports each.
+        .systemLibrary(
+            name: "CJack", pkgConfig: "jack",
+            providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(
+            name: "CFFTW", pkgConfig: "fftw3f",
+            providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(
+            name: "CSndfile", pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"])]),
+
+        .target(name: "ToneDSP", dependencies: ["CFFTW"]),
+        .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
+        .target(name: "ToneJack", dependencies: ["CJack", "ToneDSP"]),
+        .executableTarget(
+            name: "tonenode",
+            dependencies: [
+                "ToneDSP", "ToneAudioFile", "ToneJack",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneAudioFile"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["ToneDSP", "ToneJack", "tonenode"]),
+    ]
+)

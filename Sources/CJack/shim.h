@@ -1,0 +1,166 @@
+// The thin C layer between JACK and ToneNode's Swift engine.
+//
+// Everything that runs on the JACK real-time thread and calls into libjack or
+// libc lives here, so the Swift side of the RT path can be checked with
+// @_noLocks: the process callback fetches the port buffers (every cycle, as
+// JACK requires), calls the Swift render function, and wakes the analysis
+// worker with sem_post (async-signal-safe, never blocks). The xrun and
+// shutdown callbacks only bump counters / set a flag and post.
+#ifndef TONENODE_CJACK_SHIM_H
+#define TONENODE_CJACK_SHIM_H
+
+#include <jack/jack.h>
+#include <jack/types.h>
+#include <semaphore.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <time.h>
+
+#define TN_MAX_CHANNELS 8
+
+/// Swift's render entry point. Runs on the JACK thread; must not block.
+typedef void (*tn_render_fn)(void *engine,
+                             const float *const *inputs,
+                             float *const *outputs,
+                             uint32_t channels,
+                             uint32_t nframes);
+
+typedef struct tn_bridge {
+    jack_port_t *in_ports[TN_MAX_CHANNELS];
+    jack_port_t *out_ports[TN_MAX_CHANNELS];
+    const float *in_bufs[TN_MAX_CHANNELS];
+    float *out_bufs[TN_MAX_CHANNELS];
+    uint32_t channels;
+    tn_render_fn render;
+    void *engine;
+    sem_t wake;
+    // Written with __atomic builtins only (plain types so Swift can import the struct).
+    uint64_t xruns;
+    uint64_t cycles;
+    int32_t shutdown;
+    uint32_t sample_rate;
+    uint32_t buffer_size;
+} tn_bridge;
+
+// jack_client_open is variadic; Swift cannot call it directly.
+static inline jack_client_t *tn_client_open(const char *name, jack_options_t options,
+                                            jack_status_t *status, const char *server_name) {
+    if (server_name != NULL && server_name[0] != '\0') {
+        return jack_client_open(name, (jack_options_t)(options | JackServerName), status, server_name);
+    }
+    return jack_client_open(name, options, status);
+}
+
+static inline tn_bridge *tn_bridge_create(void) {
+    tn_bridge *b = (tn_bridge *)calloc(1, sizeof(tn_bridge));
+    if (b == NULL) return NULL;
+    if (sem_init(&b->wake, 0, 0) != 0) { free(b); return NULL; }
+    return b;
+}
+
+static inline void tn_bridge_destroy(tn_bridge *b) {
+    if (b == NULL) return;
+    sem_destroy(&b->wake);
+    free(b);
+}
+
+static inline void tn_bridge_set_channel(tn_bridge *b, uint32_t index, jack_port_t *in, jack_port_t *out) {
+    if (index >= TN_MAX_CHANNELS) return;
+    b->in_ports[index] = in;
+    b->out_ports[index] = out;
+    if (index + 1 > b->channels) b->channels = index + 1;
+}
+
+static inline void tn_bridge_set_render(tn_bridge *b, tn_render_fn render, void *engine) {
+    b->render = render;
+    b->engine = engine;
+}
+
+// MARK: - JACK callbacks (JACK threads)
+
+static inline int tn_process(jack_nframes_t nframes, void *arg) {
+    tn_bridge *b = (tn_bridge *)arg;
+    for (uint32_t i = 0; i < b->channels; i++) {
+        b->in_bufs[i] = b->in_ports[i] ? (const float *)jack_port_get_buffer(b->in_ports[i], nframes) : NULL;
+        b->out_bufs[i] = b->out_ports[i] ? (float *)jack_port_get_buffer(b->out_ports[i], nframes) : NULL;
+        if (b->out_bufs[i] == NULL || b->in_bufs[i] == NULL) return 0;
+    }
+    if (b->render != NULL) {
+        b->render(b->engine, b->in_bufs, b->out_bufs, b->channels, nframes);
+    }
+    __atomic_fetch_add(&b->cycles, 1, __ATOMIC_RELEASE);
+    sem_post(&b->wake);
+    return 0;
+}
+
+static inline int tn_xrun(void *arg) {
+    tn_bridge *b = (tn_bridge *)arg;
+    __atomic_fetch_add(&b->xruns, 1, __ATOMIC_RELAXED);
+    return 0;
+}
+
+static inline void tn_shutdown(jack_status_t code, const char *reason, void *arg) {
+    (void)code; (void)reason;
+    tn_bridge *b = (tn_bridge *)arg;
+    __atomic_store_n(&b->shutdown, 1, __ATOMIC_RELEASE);
+    sem_post(&b->wake);
+}
+
+static inline int tn_sample_rate(jack_nframes_t rate, void *arg) {
+    tn_bridge *b = (tn_bridge *)arg;
+    __atomic_store_n(&b->sample_rate, rate, __ATOMIC_RELEASE);
+    return 0;
+}
+
+static inline int tn_buffer_size(jack_nframes_t frames, void *arg) {
+    tn_bridge *b = (tn_bridge *)arg;
+    __atomic_store_n(&b->buffer_size, frames, __ATOMIC_RELEASE);
+    return 0;
+}
+
+/// Installs every callback; call before jack_activate. Returns 0 on success.
+static inline int tn_bridge_install(jack_client_t *client, tn_bridge *b) {
+    if (jack_set_process_callback(client, tn_process, b) != 0) return -1;
+    if (jack_set_xrun_callback(client, tn_xrun, b) != 0) return -2;
+    if (jack_set_sample_rate_callback(client, tn_sample_rate, b) != 0) return -3;
+    if (jack_set_buffer_size_callback(client, tn_buffer_size, b) != 0) return -4;
+    jack_on_info_shutdown(client, tn_shutdown, b);
+    return 0;
+}
+
+// MARK: - Reader side (worker / main thread)
+
+static inline uint64_t tn_bridge_xruns(const tn_bridge *b) { return __atomic_load_n(&b->xruns, __ATOMIC_RELAXED); }
+static inline uint64_t tn_bridge_cycles(const tn_bridge *b) { return __atomic_load_n(&b->cycles, __ATOMIC_ACQUIRE); }
+static inline int tn_bridge_is_shutdown(const tn_bridge *b) { return __atomic_load_n(&b->shutdown, __ATOMIC_ACQUIRE); }
+static inline uint32_t tn_bridge_sample_rate(const tn_bridge *b) { return __atomic_load_n(&b->sample_rate, __ATOMIC_ACQUIRE); }
+static inline uint32_t tn_bridge_buffer_size(const tn_bridge *b) { return __atomic_load_n(&b->buffer_size, __ATOMIC_ACQUIRE); }
+
+/// Wakes a waiting worker without a JACK cycle (used to stop it).
+static inline void tn_bridge_post(tn_bridge *b) { sem_post(&b->wake); }
+
+/// Waits for the next cycle or `timeout_ms`. Returns 1 when woken, 0 on timeout.
+static inline int tn_bridge_wait(tn_bridge *b, int timeout_ms) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += timeout_ms / 1000;
+    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) { ts.tv_sec += 1; ts.tv_nsec -= 1000000000L; }
+    while (sem_timedwait(&b->wake, &ts) != 0) {
+        if (errno == EINTR) continue;
+        return 0;
+    }
+    // Collapse a backlog of posts into one wake-up.
+    while (sem_trywait(&b->wake) == 0) {}
+    return 1;
+}
+
+/// Silences JACK's own error/info printing (ToneNode reports errors itself).
+static inline void tn_quiet_jack(void (*err)(const char *), void (*info)(const char *)) {
+    jack_set_error_function(err);
+    jack_set_info_function(info);
+}
+
+#endif

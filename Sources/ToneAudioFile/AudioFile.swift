@@ -1,0 +1,91 @@
+import CSndfile
+
+/// A problem with an audio file, as one line a person can act on.
+public struct AudioFileError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Reads audio files through libsndfile (WAV, FLAC, AIFF, Ogg … at any rate).
+public final class AudioFileReader {
+    public let path: String
+    public let sampleRateHz: Double
+    public let channelCount: Int
+    /// Frames in the file, as its header says.
+    public let frameCount: Int
+    private let handle: OpaquePointer
+
+    public init(path: String) throws {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            let reason = String(cString: sf_strerror(nil))
+            throw AudioFileError("cannot read \(path): \(reason)")
+        }
+        guard info.samplerate > 0, info.channels > 0 else {
+            sf_close(handle)
+            throw AudioFileError("cannot read \(path): no sample rate or no channels in its header")
+        }
+        self.path = path
+        self.handle = handle
+        sampleRateHz = Double(info.samplerate)
+        channelCount = Int(info.channels)
+        frameCount = Int(info.frames)
+    }
+
+    deinit { sf_close(handle) }
+
+    /// Reads the file block by block and hands one channel's samples to
+    /// `body` (do not escape the buffer).
+    /// - Parameters:
+    ///   - channel: zero-based channel index.
+    ///   - blockFrames: frames per call of `body`.
+    public func forEachBlock(channel: Int, blockFrames: Int = 8192,
+                             _ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
+        guard channel >= 0, channel < channelCount else {
+            throw AudioFileError("\(path) has \(channelCount) channel(s); channel \(channel + 1) does not exist")
+        }
+        let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channelCount)
+        let mono = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames)
+        defer {
+            interleaved.deallocate()
+            mono.deallocate()
+        }
+        while true {
+            let got = Int(sf_readf_float(handle, interleaved, sf_count_t(blockFrames)))
+            if got <= 0 { break }
+            for index in 0..<got { mono[index] = interleaved[index * channelCount + channel] }
+            try body(UnsafeBufferPointer(start: mono, count: got))
+        }
+        let status = sf_error(handle)
+        if status != 0 {
+            throw AudioFileError("error while reading \(path): \(String(cString: sf_strerror(handle)))")
+        }
+    }
+
+    /// The whole channel in memory (tests and small files).
+    public func readChannel(_ channel: Int = 0) throws -> [Float] {
+        var out: [Float] = []
+        out.reserveCapacity(max(0, frameCount))
+        try forEachBlock(channel: channel) { out.append(contentsOf: $0) }
+        return out
+    }
+}
+
+/// Writes mono or interleaved 32-bit float WAV files.
+public enum AudioFileWriter {
+    public static func writeWAV(path: String, samples: [Float], sampleRateHz: Int, channels: Int = 1) throws {
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRateHz)
+        info.channels = Int32(channels)
+        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw AudioFileError("cannot write \(path): \(String(cString: sf_strerror(nil)))")
+        }
+        defer { sf_close(handle) }
+        let frames = samples.count / max(1, channels)
+        let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
+        guard written == frames else {
+            throw AudioFileError("cannot write \(path): \(String(cString: sf_strerror(handle)))")
+        }
+    }
+}

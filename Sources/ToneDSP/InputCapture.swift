@@ -1,0 +1,89 @@
+import Synchronization
+
+/// A gap in the captured input: `frames` samples were dropped just before
+/// stream position `position` (counted in frames the ring has carried).
+public struct CaptureGap: BitwiseCopyable, Sendable, Equatable {
+    public var position: Int
+    public var frames: Int
+    public init(position: Int, frames: Int) {
+        self.position = position
+        self.frames = frames
+    }
+}
+
+/// The hand-over of input audio from the JACK thread to the analysis worker.
+///
+/// Frames go through an `SPSCRing<Float>`. When the worker falls behind the
+/// whole period is dropped (the JACK thread never waits) and the drop is
+/// recorded as a `CaptureGap` in a second small ring, so the worker knows
+/// exactly where the stream is discontinuous and how much time it lost.
+public struct InputCapture: ~Copyable, @unchecked Sendable {
+    // @unchecked Sendable: producer state (`pendingGapFrames`) is touched only
+    // by the producer; everything shared goes through the two SPSC rings and
+    // atomics.
+    /// `Float` samples.
+    public let frames: SPSCRing
+    /// `CaptureGap` records.
+    public let gaps: SPSCRing
+    /// Periods dropped because the ring was full (producer writes, anyone reads).
+    public let overflowCount = Atomic<Int>(0)
+    /// Frames dropped in total.
+    public let droppedFrames = Atomic<Int>(0)
+    private let pendingGapFrames: UnsafeMutablePointer<Int>
+
+    public init(capacityFrames: Int) {
+        frames = SPSCRing(of: Float.self, minimumCapacity: capacityFrames)
+        gaps = SPSCRing(of: CaptureGap.self, minimumCapacity: 64)
+        pendingGapFrames = .allocate(capacity: 1)
+        pendingGapFrames.initialize(to: 0)
+    }
+
+    deinit { pendingGapFrames.deallocate() }
+
+    // MARK: - Producer (audio thread)
+
+    /// Appends one period of input. Audio thread only.
+    @_noLocks
+    public func capture(_ source: UnsafePointer<Float>, count: Int) {
+        if pendingGapFrames.pointee > 0 {
+            var gap = CaptureGap(position: frames.producedCount, frames: pendingGapFrames.pointee)
+            guard gaps.write(&gap, count: 1) else {
+                drop(count)
+                return
+            }
+            pendingGapFrames.pointee = 0
+        }
+        if !frames.write(source, count: count) {
+            overflowCount.wrappingAdd(1, ordering: .relaxed)
+            drop(count)
+        }
+    }
+
+    @_noLocks
+    private func drop(_ count: Int) {
+        pendingGapFrames.pointee += count
+        droppedFrames.wrappingAdd(count, ordering: .relaxed)
+    }
+
+    // MARK: - Consumer (worker)
+
+    /// Reads frames up to the next gap. Worker only.
+    /// - Returns: frames read, and the gap that follows them if the read
+    ///   stopped at one (the gap is consumed).
+    public func read(into destination: UnsafeMutablePointer<Float>, maxCount: Int) -> (count: Int, gap: CaptureGap?) {
+        // Snapshot the frames first: any frame published after a gap was
+        // published after that gap, so the gap peek below cannot miss it.
+        let available = frames.readableCount
+        let position = frames.consumedCount
+        var limit = min(maxCount, available)
+        if let gap = gaps.peek(as: CaptureGap.self) {
+            if gap.position <= position {
+                var consumed = gap
+                _ = gaps.read(into: &consumed, maxCount: 1)
+                return (0, consumed)
+            }
+            limit = min(limit, gap.position - position)
+        }
+        return (frames.read(into: destination, maxCount: limit), nil)
+    }
+}

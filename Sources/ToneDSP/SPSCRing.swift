@@ -1,0 +1,99 @@
+import Synchronization
+
+/// A lock-free single-producer / single-consumer ring of fixed-size elements.
+///
+/// The producer (the JACK thread) writes whole blocks or nothing, so it never
+/// waits: when the consumer has fallen behind, `write` returns `false` and the
+/// caller counts the overflow. Indices grow monotonically and are masked into
+/// power-of-two storage. The ring stores raw bytes with a stride fixed at
+/// creation, so the producer's path is non-generic and `@_noLocks`-checked;
+/// the consumer reads typed values.
+///
+/// Ordering: the producer's `writeIndex.store(.releasing)` publishes the
+/// elements it copied and pairs with the consumer's `writeIndex.load(.acquiring)`;
+/// the consumer's `readIndex.store(.releasing)` hands the slots back and pairs
+/// with the producer's `readIndex.load(.acquiring)`.
+public struct SPSCRing: ~Copyable, @unchecked Sendable {
+    // @unchecked Sendable: the storage is shared by exactly one producer and one
+    // consumer, and every slot is handed over by the acquire/release pairs above.
+    private let storage: UnsafeMutableRawPointer
+    private let stride: Int
+    private let mask: Int
+    /// Capacity in elements (a power of two).
+    public let capacity: Int
+    private let writeIndex = Atomic<Int>(0)
+    private let readIndex = Atomic<Int>(0)
+
+    /// - Parameter minimumCapacity: in elements, rounded up to a power of two.
+    public init<Element: BitwiseCopyable>(of _: Element.Type, minimumCapacity: Int) {
+        var size = 1
+        while size < max(2, minimumCapacity) { size <<= 1 }
+        capacity = size
+        mask = size - 1
+        stride = MemoryLayout<Element>.stride
+        storage = .allocate(byteCount: size * stride, alignment: MemoryLayout<Element>.alignment)
+    }
+
+    deinit { storage.deallocate() }
+
+    // MARK: - Producer
+
+    /// Copies all `count` elements from `source` in, or nothing when there is
+    /// not room. Producer only; never blocks or allocates.
+    @_noLocks
+    public func write(_ source: UnsafeRawPointer, count: Int) -> Bool {
+        let write = writeIndex.load(ordering: .relaxed)
+        let read = readIndex.load(ordering: .acquiring)
+        guard count >= 0, count <= capacity - (write - read) else { return false }
+        let start = write & mask
+        let first = min(count, capacity - start)
+        (storage + start * stride).copyMemory(from: source, byteCount: first * stride)
+        if first < count {
+            storage.copyMemory(from: source + first * stride, byteCount: (count - first) * stride)
+        }
+        writeIndex.store(write + count, ordering: .releasing)
+        return true
+    }
+
+    /// Producer-side position: elements written since creation.
+    public var producedCount: Int {
+        @_noLocks get { writeIndex.load(ordering: .relaxed) }
+    }
+
+    // MARK: - Consumer
+
+    /// Elements ready to read. Consumer only.
+    public var readableCount: Int {
+        writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed)
+    }
+
+    /// Consumer-side position: elements read since creation.
+    public var consumedCount: Int { readIndex.load(ordering: .relaxed) }
+
+    /// Copies up to `maxCount` elements out. Consumer only.
+    /// - Returns: how many were copied.
+    public func read<Element: BitwiseCopyable>(into destination: UnsafeMutablePointer<Element>, maxCount: Int) -> Int {
+        precondition(MemoryLayout<Element>.stride == stride, "ring read with the wrong element type")
+        let read = readIndex.load(ordering: .relaxed)
+        let write = writeIndex.load(ordering: .acquiring)
+        let count = min(maxCount, write - read)
+        guard count > 0 else { return 0 }
+        let start = read & mask
+        let first = min(count, capacity - start)
+        let bytes = UnsafeMutableRawPointer(destination)
+        bytes.copyMemory(from: storage + start * stride, byteCount: first * stride)
+        if first < count {
+            (bytes + first * stride).copyMemory(from: storage, byteCount: (count - first) * stride)
+        }
+        readIndex.store(read + count, ordering: .releasing)
+        return count
+    }
+
+    /// Looks at the oldest element without consuming it. Consumer only.
+    public func peek<Element: BitwiseCopyable>(as _: Element.Type) -> Element? {
+        precondition(MemoryLayout<Element>.stride == stride, "ring peek with the wrong element type")
+        let read = readIndex.load(ordering: .relaxed)
+        guard writeIndex.load(ordering: .acquiring) > read else { return nil }
+        return storage.load(fromByteOffset: (read & mask) * stride, as: Element.self)
+    }
+}

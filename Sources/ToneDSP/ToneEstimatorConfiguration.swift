@@ -1,0 +1,47 @@
+/// Settings of the single-tone detector, checked once at construction.
+public struct ToneEstimatorConfiguration: Sendable, Equatable {
+    public var sampleRateHz: Double
+    /// Analysis window length in samples (a power of two, 256 … 1 048 576).
+    public var fftSize: Int
+    /// Only tones whose frequency lies here are reported.
+    public var lowHz: Double
+    public var highHz: Double
+    /// The no-tone gate on `snrDB` (tone power over everything else in the window).
+    public var snrMinDB: Double
+    /// How far above the local noise floor the spectral peak must stand.
+    /// Default: set from the number of bins searched so that white or pink
+    /// noise alone passes it in fewer than 1 window in 10 000.
+    public var prominenceMinDB: Double?
+
+    public init(sampleRateHz: Double, fftSize: Int = 4096, lowHz: Double = 20, highHz: Double? = nil,
+                snrMinDB: Double = -20, prominenceMinDB: Double? = nil) {
+        self.sampleRateHz = sampleRateHz
+        self.fftSize = fftSize
+        self.lowHz = lowHz
+        self.highHz = highHz ?? sampleRateHz / 2
+        self.snrMinDB = snrMinDB
+        self.prominenceMinDB = prominenceMinDB
+    }
+
+    /// The first problem with these settings, as a sentence a person can act on.
+    public var problem: String? {
+        if !(sampleRateHz.isFinite && sampleRateHz >= 1000 && sampleRateHz <= 1_536_000) {
+            return "sample rate \(sampleRateHz) Hz is outside 1000…1536000 Hz"
+        }
+        if fftSize < 256 || fftSize > 1 << 20 || fftSize & (fftSize - 1) != 0 {
+            return "--fft-size \(fftSize) must be a power of two from 256 to 1048576"
+        }
+        let nyquist = sampleRateHz / 2
+        if !(lowHz.isFinite && highHz.isFinite) || lowHz < 0 || highHz <= lowHz {
+            return "--band \(lowHz):\(highHz) must be two frequencies with LO < HI"
+        }
+        if highHz > nyquist {
+            return "--band upper edge \(highHz) Hz is above the Nyquist frequency \(nyquist) Hz"
+        }
+        if highHz - lowHz < 3 * sampleRateHz / Double(fftSize) {
+            return "--band \(lowHz):\(highHz) is narrower than 3 FFT bins (\(sampleRateHz / Double(fftSize)) Hz each)"
+        }
+        if !snrMinDB.isFinite { return "--snr-min must be a finite number of dB" }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+/// What the detector concluded about one analysis window.
+public struct ToneReading: Sendable, Equatable {
+    /// Frequency of the tone, `nil` when there is no tone.
+    public var frequencyHz: Double?
+    /// The tone's level: 20·log10 of its peak amplitude (full-scale sine = 0 dBFS).
+    public var levelDBFS: Double?
+    /// Tone power over the power of everything else in the window (full band).
+    public var snrDB: Double?
+    /// Level of the whole window as a sine-referenced RMS (AES17); `nil` on digital silence.
+    public var rmsDBFS: Double?
+    /// The window held NaN or ±Inf; nothing else is reported.
+    public var invalidInput: Bool
+
+    public init(frequencyHz: Double? = nil, levelDBFS: Double? = nil, snrDB: Double? = nil,
+                rmsDBFS: Double? = nil, invalidInput: Bool = false) {
+        self.frequencyHz = frequencyHz
+        self.levelDBFS = levelDBFS
+        self.snrDB = snrDB
+        self.rmsDBFS = rmsDBFS
+        self.invalidInput = invalidInput
+    }
+
+    public static let invalid = ToneReading(invalidInput: true)
+}
+
+/// A reading placed in time.
+public struct ToneReport: Sendable, Equatable {
+    /// End of the analysed window, in seconds from the stream's first frame.
+    public var timeSeconds: Double
+    public var reading: ToneReading
+
+    public init(timeSeconds: Double, reading: ToneReading) {
+        self.timeSeconds = timeSeconds
+        self.reading = reading
+    }
+}
