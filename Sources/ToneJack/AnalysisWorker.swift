@@ -1,0 +1,87 @@
+import CJack
+import Foundation
+import Synchronization
+import ToneDSP
+
+/// The worker thread: drains the capture ring into the analyzer and publishes
+/// events. It sleeps on the bridge semaphore that the process callback posts,
+/// with a timeout so it also notices a stop request or a dead server.
+///
+/// Worker only, apart from `start` and `stop`.
+final class AnalysisWorker: @unchecked Sendable {
+    // @unchecked Sendable: `analyzer` and `scratch` are used only by the worker
+    // thread once started; `stopRequested` is atomic; `bridge` is the C struct
+    // whose shared fields are accessed with C atomics.
+    private let engine: Engine
+    private let analyzer: ToneAnalyzer
+    private let bridge: UnsafeMutablePointer<tn_bridge>
+    private let publish: @Sendable (NodeEvent) -> Void
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+    private var thread: Thread?
+    private let scratchFrames = 8192
+    private let scratch: UnsafeMutablePointer<Float>
+
+    init(engine: Engine, analyzer: ToneAnalyzer, bridge: UnsafeMutablePointer<tn_bridge>,
+         publish: @escaping @Sendable (NodeEvent) -> Void) {
+        self.engine = engine
+        self.analyzer = analyzer
+        self.bridge = bridge
+        self.publish = publish
+        scratch = .allocate(capacity: scratchFrames)
+    }
+
+    deinit { scratch.deallocate() }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "tonenode-worker"
+        thread.qualityOfService = .userInitiated
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Asks the thread to finish and waits (briefly) until it has.
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        tn_bridge_post(bridge)
+        var waitedMs = 0
+        while !finished.load(ordering: .acquiring) && waitedMs < 2000 {
+            usleep(1000)
+            waitedMs += 1
+        }
+    }
+
+    private func run() {
+        var reportedXruns = 0, reportedOverflows = 0
+        defer { finished.store(true, ordering: .releasing) }
+        while !stopRequested.load(ordering: .acquiring) {
+            _ = tn_bridge_wait(bridge, 100)
+            drain()
+            let xruns = Int(tn_bridge_xruns(bridge))
+            let overflows = engine.capture.overflowCount.load(ordering: .relaxed)
+            if xruns != reportedXruns || overflows != reportedOverflows {
+                reportedXruns = xruns
+                reportedOverflows = overflows
+                publish(.trouble(xruns: xruns, overflows: overflows,
+                                 droppedFrames: engine.capture.droppedFrames.load(ordering: .relaxed)))
+            }
+            if tn_bridge_is_shutdown(bridge) != 0 {
+                publish(.serverGone)
+                return
+            }
+        }
+    }
+
+    private func drain() {
+        while true {
+            let (count, gap) = engine.capture.read(into: scratch, maxCount: scratchFrames)
+            if let gap {
+                analyzer.skip(frames: gap.frames)
+                continue
+            }
+            if count == 0 { return }
+            analyzer.process(UnsafeBufferPointer(start: scratch, count: count)) { publish(.report($0)) }
+        }
+    }
+}

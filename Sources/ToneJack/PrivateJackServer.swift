@@ -1,0 +1,75 @@
+import Foundation
+
+/// A `jackd` with the dummy backend under a private name, started and stopped
+/// by PID. `tonenode demo` uses one when no server is running, and every
+/// integration test runs against its own.
+public final class PrivateJackServer: @unchecked Sendable {
+    // @unchecked Sendable: `process` is only started in init and stopped in `stop`.
+    public let name: String
+    public let sampleRateHz: Int
+    public let periodFrames: Int
+    private let process: Process
+    public var pid: Int32 { process.processIdentifier }
+
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts `jackd -n NAME --no-realtime -d dummy -r RATE -p PERIOD` and
+    /// waits until a client can connect.
+    public init(name: String = "tonenode-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+                sampleRateHz: Int = 48000, periodFrames: Int = 256, timeoutSeconds: Double = 10,
+                logFile: String? = nil) throws {
+        guard let jackd = Self.findExecutable("jackd") else {
+            throw StartError(description: "jackd not found on PATH: install it (Debian: apt-get install jackd2)")
+        }
+        self.name = name
+        self.sampleRateHz = sampleRateHz
+        self.periodFrames = periodFrames
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: jackd)
+        process.arguments = ["-n", name, "--no-realtime", "-d", "dummy",
+                             "-r", String(sampleRateHz), "-p", String(periodFrames)]
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_NO_AUDIO_RESERVATION"] = "1"
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        if let logFile, FileManager.default.createFile(atPath: logFile, contents: nil),
+           let log = FileHandle(forWritingAtPath: logFile) {
+            process.standardOutput = log
+            process.standardError = log
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
+        do { try process.run() } catch {
+            throw StartError(description: "could not start jackd: \(error.localizedDescription)")
+        }
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while !JackClient.serverIsReachable(serverName: name) {
+            guard process.isRunning, Date() < deadline else {
+                stop()
+                throw StartError(description: "jackd '\(name)' did not come up within \(timeoutSeconds) s")
+            }
+            usleep(50_000)
+        }
+    }
+
+    deinit { stop() }
+
+    /// SIGTERM by PID, then SIGKILL if it has not exited within 3 s.
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    static func findExecutable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let candidates = path.split(separator: ":").map { "\($0)/\(name)" } + ["/usr/bin/\(name)", "/usr/local/bin/\(name)"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import ToneDSP
+import ToneJack
+
+/// Which JACK server and client name, and what to connect.
+struct JackOptions: ParsableArguments {
+    @Option(name: [.customShort("n"), .long], help: "JACK client name (JACK may append -01 if it is taken).")
+    var name = "tonenode"
+
+    @Option(name: [.customShort("s"), .long],
+            help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
+    var server: String?
+
+    @Option(name: .customLong("connect-in"), help: ArgumentHelp(
+        "Connect this port to our `in` after activation (repeatable).", valueName: "port"))
+    var connectIn: [String] = []
+
+    @Option(name: .customLong("connect-out"), help: ArgumentHelp(
+        "Connect our `out` to this port after activation (repeatable).", valueName: "port"))
+    var connectOut: [String] = []
+
+    func apply(to settings: inout NodeSettings) {
+        settings.clientName = name
+        settings.serverName = server
+        settings.connectIn = connectIn
+        settings.connectOut = connectOut
+    }
+
+    func validate() throws {
+        guard !name.isEmpty, name.utf8.count <= 63 else {
+            throw ValidationError("--name must be 1 to 63 bytes long")
+        }
+    }
+}
+
+/// The tone played on `out`.
+struct ToneOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Tone frequency in Hz, below the server's Nyquist frequency.", valueName: "hz"))
+    var freq = 1000.0
+
+    @Option(help: ArgumentHelp("Tone level in dBFS (peak; 0 dBFS is a full-scale sine).", valueName: "dbfs"))
+    var level = -18.0
+
+    @Flag(help: "Play silence on `out`.")
+    var mute = false
+
+    func apply(to settings: inout NodeSettings) {
+        settings.frequencyHz = freq
+        settings.levelDBFS = level
+        settings.muted = mute
+    }
+
+    func validate() throws {
+        guard freq.isFinite, freq > 0 else { throw ValidationError("--freq must be a positive number of Hz, not \(freq)") }
+        guard level.isFinite, level <= 0 else {
+            throw ValidationError("--level must be a finite number of dBFS at or below 0, not \(level)")
+        }
+    }
+}
+
+/// A frequency band written `LO:HI` in Hz.
+struct FrequencyBand: ExpressibleByArgument {
+    var lowHz: Double
+    var highHz: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]) else { return nil }
+        lowHz = low
+        highHz = high
+    }
+
+    static var defaultValueDescription: String { "20:Nyquist" }
+}
+
+/// How the input is analysed and reported.
+struct AnalysisOptions: ParsableArguments {
+    @Option(name: .customLong("fft-size"), help: ArgumentHelp(
+        "Analysis window in samples (a power of two, 256…1048576).", valueName: "n"))
+    var fftSize = 4096
+
+    @Option(help: ArgumentHelp("Samples between reports (1…fft-size).", valueName: "n"))
+    var hop = 512
+
+    @Option(help: ArgumentHelp("Only look for tones between LO and HI Hz (default 20 Hz to Nyquist).",
+                               valueName: "lo:hi"))
+    var band: FrequencyBand?
+
+    @Option(name: .customLong("snr-min"), help: ArgumentHelp(
+        "No-tone gate: a tone must carry at least this SNR in dB (tone vs everything else).", valueName: "db"))
+    var snrMin = -20.0
+
+    @Flag(help: "One JSON object per report on stdout.")
+    var json = false
+
+    func apply(to settings: inout NodeSettings) {
+        settings.fftSize = fftSize
+        settings.hopFrames = hop
+        settings.lowHz = band?.lowHz ?? 20
+        settings.highHz = band?.highHz
+        settings.snrMinDB = snrMin
+    }
+
+    func validate() throws {
+        guard fftSize >= 256, fftSize <= 1 << 20, fftSize & (fftSize - 1) == 0 else {
+            throw ValidationError("--fft-size \(fftSize) must be a power of two from 256 to 1048576")
+        }
+        guard hop >= 1, hop <= fftSize else {
+            throw ValidationError("--hop \(hop) must be between 1 and the FFT size \(fftSize)")
+        }
+        if let band {
+            guard band.lowHz.isFinite, band.highHz.isFinite, band.lowHz >= 0, band.highHz > band.lowHz else {
+                throw ValidationError("--band must be LO:HI in Hz with 0 ≤ LO < HI")
+            }
+        }
+        guard snrMin.isFinite else { throw ValidationError("--snr-min must be a finite number of dB") }
+    }
+}
