@@ -22,7 +22,7 @@ struct DemoCommand: AsyncParsableCommand {
             help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
     var server: String?
 
-    @Option(help: ArgumentHelp("Tone level in dBFS.", valueName: "dbfs"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Tone level in dBFS.", valueName: "dbfs"))
     var level = -18.0
 
     func validate() throws {

@@ -35,10 +35,10 @@ struct JackOptions: ParsableArguments {
 
 /// The tone played on `out`.
 struct ToneOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Tone frequency in Hz, below the server's Nyquist frequency.", valueName: "hz"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Tone frequency in Hz, below the server's Nyquist frequency.", valueName: "hz"))
     var freq = 1000.0
 
-    @Option(help: ArgumentHelp("Tone level in dBFS (peak; 0 dBFS is a full-scale sine).", valueName: "dbfs"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Tone level in dBFS (peak; 0 dBFS is a full-scale sine).", valueName: "dbfs"))
     var level = -18.0
 
     @Flag(help: "Play silence on `out`.")
@@ -82,11 +82,11 @@ struct AnalysisOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Samples between reports (1…fft-size).", valueName: "n"))
     var hop = 512
 
-    @Option(help: ArgumentHelp("Only look for tones between LO and HI Hz (default 20 Hz to Nyquist).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only look for tones between LO and HI Hz (default 20 Hz to Nyquist).",
                                valueName: "lo:hi"))
     var band: FrequencyBand?
 
-    @Option(name: .customLong("snr-min"), help: ArgumentHelp(
+    @Option(name: .customLong("snr-min"), parsing: .unconditional, help: ArgumentHelp(
         "No-tone gate: a tone must carry at least this SNR in dB (tone vs everything else).", valueName: "db"))
     var snrMin = -20.0
 

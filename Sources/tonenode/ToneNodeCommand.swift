@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct ToneNodeCommand: AsyncParsableCommand {
@@ -10,6 +11,29 @@ struct ToneNodeCommand: AsyncParsableCommand {
             port `in`. `analyze` runs the same detector on a file. `demo` wires the \
             node to itself (starting a private dummy JACK server if none is running) \
             and checks that every tone it plays is identified.
+            Exit status: 0 success, 1 runtime error (no server, unreadable file, …), \
+            64 bad command-line option.
             """,
         subcommands: [RunCommand.self, AnalyzeCommand.self, DemoCommand.self])
+
+    /// Like ArgumentParser's `main`, but a bad option is one line on stderr
+    /// (no usage dump), so scripts and people see just the reason.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is CleanExit {
+                exit(withError: error)
+            }
+            let message = message(for: error)
+            if !message.isEmpty { Console.err("error: " + message) }
+            exit(withError: ExitCode(code.rawValue))
+        }
+    }
 }
