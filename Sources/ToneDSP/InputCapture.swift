@@ -25,7 +25,7 @@ public struct InputCapture: ~Copyable, @unchecked Sendable {
     public let frames: SPSCRing
     /// `CaptureGap` records.
     public let gaps: SPSCRing
-    /// Periods dropped because the ring was full (producer writes, anyone reads).
+    /// Periods dropped because a ring was full (producer writes, anyone reads).
     public let overflowCount = Atomic<Int>(0)
     /// Frames dropped in total.
     public let droppedFrames = Atomic<Int>(0)
@@ -43,9 +43,21 @@ public struct InputCapture: ~Copyable, @unchecked Sendable {
     // MARK: - Producer (audio thread)
 
     /// Appends one period of input. Audio thread only.
+    ///
+    /// Room for the frames is checked before a pending gap is published, so a
+    /// gap always goes out together with the frames that follow it: an
+    /// overflow lasting many periods is one gap, not one per period (which
+    /// would fill the gap ring with gaps at the same position).
     @_noLocks
     public func capture(_ source: UnsafePointer<Float>, count: Int) {
+        guard count > 0 else { return }
+        guard count <= frames.writableCount else {
+            drop(count)
+            return
+        }
         if pendingGapFrames.pointee > 0 {
+            // The gap goes first: the consumer stops at its position only if
+            // it is visible before any frame that follows it.
             var gap = CaptureGap(position: frames.producedCount, frames: pendingGapFrames.pointee)
             guard gaps.write(&gap, count: 1) else {
                 drop(count)
@@ -53,14 +65,14 @@ public struct InputCapture: ~Copyable, @unchecked Sendable {
             }
             pendingGapFrames.pointee = 0
         }
-        if !frames.write(source, count: count) {
-            overflowCount.wrappingAdd(1, ordering: .relaxed)
-            drop(count)
-        }
+        // Cannot fail: only the consumer changes the free space, and it only grows it.
+        _ = frames.write(source, count: count)
     }
 
+    /// Counts a dropped period; it is published as a gap with the next period that fits.
     @_noLocks
     private func drop(_ count: Int) {
+        overflowCount.wrappingAdd(1, ordering: .relaxed)
         pendingGapFrames.pointee += count
         droppedFrames.wrappingAdd(count, ordering: .relaxed)
     }

@@ -22,7 +22,7 @@ public struct Oscillator: Sendable {
     private var amplitudeStep: Double = 0
     private var amplitudeRampLeft: Int = 0
 
-    /// Length of every parameter ramp, in frames.
+    /// Length of every parameter ramp, in frames (values below 1 act as 1).
     public var rampFrames: Int
 
     public init(rampFrames: Int = 480) {
@@ -58,17 +58,19 @@ public struct Oscillator: Sendable {
     /// the current one leaves that parameter's ramp alone.
     @_noLocks
     public mutating func glide(toIncrement newIncrement: UInt64, amplitude newAmplitude: Double) {
+        // `rampFrames` is a public var: a 0 set after init must not divide by zero here.
+        let frames = max(1, rampFrames)
         if newIncrement != targetIncrement {
             targetIncrement = newIncrement
             // safe: both increments are below 2^63 (frequency below Nyquist).
             let distance = Int64(bitPattern: newIncrement &- increment)
-            incrementStep = distance / Int64(rampFrames)
-            incrementRampLeft = rampFrames
+            incrementStep = distance / Int64(frames)
+            incrementRampLeft = frames
         }
         if newAmplitude != targetAmplitude {
             targetAmplitude = newAmplitude
-            amplitudeStep = (newAmplitude - amplitude) / Double(rampFrames)
-            amplitudeRampLeft = rampFrames
+            amplitudeStep = (newAmplitude - amplitude) / Double(frames)
+            amplitudeRampLeft = frames
         }
     }
 

@@ -33,10 +33,11 @@ public final class RealFFT {
 
     /// - Parameter size: any positive length; powers of two are fastest.
     public init?(size: Int, planning: FFTPlanning = .measure) {
-        guard size >= 2,
-              let input = fftwf_alloc_real(size),
-              let output = fftwf_alloc_complex(size / 2 + 1)
-        else { return nil }
+        guard size >= 2, size <= Int(Int32.max), let input = fftwf_alloc_real(size) else { return nil }
+        guard let output = fftwf_alloc_complex(size / 2 + 1) else {
+            fftwf_free(input)
+            return nil
+        }
         nonisolated(unsafe) var made: fftwf_plan?
         fftwPlannerLock.withLock { _ in
             made = fftwf_plan_dft_r2c_1d(Int32(size), input, output, planning.flags)

@@ -55,6 +55,12 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
         return true
     }
 
+    /// Free slots: a `write` of up to this many elements will succeed.
+    /// Producer only (the consumer can only make it grow).
+    public var writableCount: Int {
+        @_noLocks get { capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring)) }
+    }
+
     /// Producer-side position: elements written since creation.
     public var producedCount: Int {
         @_noLocks get { writeIndex.load(ordering: .relaxed) }

@@ -4,13 +4,19 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds the strongest tone in a window, or decides there is none.
+/// Finds the most prominent tone in a window, or decides there is none.
 ///
-/// 1. Hann-windowed FFT (FFTW) of the mean-removed frame; the loudest local
-///    maximum inside the band is the candidate.
-/// 2. No-tone test: the candidate must stand `prominenceMinDB` above the local
-///    noise floor (median of the neighbouring bins, main lobe excluded), which
-///    white, pink or no signal does not do, however loud.
+/// 1. Hann-windowed FFT (FFTW) of the mean-removed frame. Every local maximum
+///    inside the band is measured against its own local noise floor (median
+///    of the neighbouring bins, main lobe excluded); the one that stands
+///    highest above its floor is the candidate. Taking the loudest peak
+///    instead would let a random bump of pink noise near DC hide a clear tone
+///    higher up.
+/// 2. No-tone test: the candidate must stand `prominenceMinDB` above that
+///    floor, which white, pink or no signal does not do, however loud. Near
+///    DC, where there are no bins below a peak, the floor is extrapolated from
+///    the bins above it along their slope, because noise that rises towards DC
+///    (pink noise, rumble) would otherwise look like a tone there.
 /// 3. A log-parabola through the peak bins gives a start within a few
 ///    hundredths of a bin; `SinusoidFit` refines frequency, amplitude and
 ///    offset by least squares on the raw samples (sub-millihertz, exact level).
@@ -24,6 +30,8 @@ public final class ToneEstimator {
     private let samples: UnsafeMutablePointer<Double>
     private let power: UnsafeMutablePointer<Double>
     private var neighbours: [Double] = []
+    private var floorBelow: SlidingMedian
+    private var floorAbove: SlidingMedian
     private let lowBin: Int
     private let highBin: Int
     private let prominenceMinRatio: Double
@@ -33,6 +41,15 @@ public final class ToneEstimator {
     static let floorHalfWidthBins = 32
     /// Bins on each side of the peak left out of the floor (Hann main lobe and a margin).
     static let mainLobeBins = 4
+    /// A side of the neighbourhood needs this many bins for its median to count.
+    static let floorMinimumBins = 4
+    /// Bands above a peak near DC whose medians give the slope of the floor:
+    /// 128 bins in all, local enough to follow rumble, wide enough that the
+    /// slope is not a guess (4 × 16 bins let pink noise through 10× as often).
+    static let slopeBands = 4
+    static let slopeBandBins = 32
+    /// Log-log slope of brown noise; no noise floor is assumed to rise faster towards DC.
+    static let steepestNoiseSlope = -2.0
 
     public enum SetupError: Error, CustomStringConvertible {
         case invalid(String)
@@ -63,6 +80,9 @@ public final class ToneEstimator {
         prominenceMinRatio = pow(10, (configuration.prominenceMinDB ?? defaultProminenceDB) / 10)
         snrMinRatio = pow(10, configuration.snrMinDB / 10)
         neighbours.reserveCapacity(2 * Self.floorHalfWidthBins + 1)
+        let sideBins = Self.floorHalfWidthBins - Self.mainLobeBins
+        floorBelow = SlidingMedian(capacity: sideBins)
+        floorAbove = SlidingMedian(capacity: sideBins)
     }
 
     deinit {
@@ -92,9 +112,7 @@ public final class ToneEstimator {
         for index in 0..<n { fft.input[index] = Float(samples[index] - mean) * window[index] }
         fft.powerSpectrum(into: power)
 
-        guard let peak = strongestPeak() else { return noTone }
-        let floor = noiseFloor(around: peak)
-        guard power[peak] > 0, power[peak] >= prominenceMinRatio * floor else { return noTone }
+        guard let (peak, prominence) = mostProminentPeak(), prominence >= prominenceMinRatio else { return noTone }
 
         let offset = parabolicOffset(at: peak)
         let binRadians = 2 * Double.pi / Double(n)
@@ -120,26 +138,75 @@ public final class ToneEstimator {
 
     // MARK: - Spectrum helpers
 
-    /// The loudest local maximum inside the band.
-    private func strongestPeak() -> Int? {
-        var best: Int?
-        var bestPower = 0.0
-        for k in lowBin...highBin where power[k] > bestPower && power[k] >= power[k - 1] && power[k] >= power[k + 1] {
-            best = k
-            bestPower = power[k]
+    /// The local maximum inside the band that stands highest above its own
+    /// noise floor, and by how much (a power ratio); nil when the band holds
+    /// no local maximum or the spectrum is not finite.
+    private func mostProminentPeak() -> (bin: Int, prominence: Double)? {
+        let lastBin = configuration.fftSize / 2 - 1
+        // The sliding medians compare values: a non-finite bin (float overflow
+        // of an absurdly loud input) would break their order.
+        for k in 0...(configuration.fftSize / 2) where !power[k].isFinite { return nil }
+        floorBelow.reset()
+        floorAbove.reset()
+        var best: (bin: Int, prominence: Double)?
+        for k in lowBin...highBin {
+            // Both windows only move up with k, so each step is one bin out and one in.
+            floorBelow.slide(to: max(1, k - Self.floorHalfWidthBins), k - Self.mainLobeBins - 1, of: power)
+            floorAbove.slide(to: k + Self.mainLobeBins + 1, min(lastBin, k + Self.floorHalfWidthBins), of: power)
+            guard power[k] > 0, power[k] >= power[k - 1], power[k] >= power[k + 1] else { continue }
+            let below = floorBelow.median(minimumCount: Self.floorMinimumBins)
+            let above = floorAbove.median(minimumCount: Self.floorMinimumBins)
+            let floor = noiseFloor(at: k, below: below, above: above)
+            let prominence = floor > 0 ? power[k] / floor : .infinity
+            if let current = best,
+               prominence < current.prominence || (prominence == current.prominence && power[k] <= power[current.bin]) {
+                continue
+            }
+            best = (k, prominence)
         }
         return best
     }
 
-    /// Mean noise power per bin near `peak`: the median of the neighbours
-    /// outside the main lobe, scaled by 1/ln 2 (median → mean of an
-    /// exponential). Where the two sides differ (coloured noise), the louder
-    /// side is taken so a slope is not mistaken for a tone.
-    private func noiseFloor(around peak: Int) -> Double {
-        let lastBin = configuration.fftSize / 2 - 1
-        let below = median(from: max(1, peak - Self.floorHalfWidthBins), to: peak - Self.mainLobeBins - 1)
-        let above = median(from: peak + Self.mainLobeBins + 1, to: min(lastBin, peak + Self.floorHalfWidthBins))
-        return max(below ?? 0, above ?? 0) / log(2.0)
+    /// Mean noise power per bin at `peak`, from the medians of the bins below
+    /// and above it (main lobe excluded), scaled by 1/ln 2 (median → mean of
+    /// an exponential). Where the two sides differ (coloured noise), the
+    /// louder side is taken so a slope is not mistaken for a tone. Where there
+    /// is no side below (a peak within a few bins of DC), the floor is also
+    /// extrapolated down from above, for the same reason.
+    private func noiseFloor(at peak: Int, below: Double?, above: Double?) -> Double {
+        var floor = max(below ?? 0, above ?? 0)
+        if below == nil, let trend = extrapolatedFloor(at: peak) { floor = max(floor, trend) }
+        return floor / log(2.0)
+    }
+
+    /// The noise floor at a peak near DC, extrapolated from above.
+    ///
+    /// Noise that rises towards DC (pink noise, rumble, wind) follows a power
+    /// law there, so the medians of `slopeBands` bands above the main lobe are
+    /// fitted with a line in log power against log bin (slope between 0 and
+    /// that of brown noise) and the line is read at the peak. For white noise
+    /// the line is flat and changes little; for pink noise it restores the
+    /// 5–10 dB the bins above understate.
+    /// - Returns: a median-scale power (like the side medians), or nil when
+    ///   the spectrum is too short or a band median is zero.
+    private func extrapolatedFloor(at peak: Int) -> Double? {
+        let first = peak + Self.mainLobeBins + 1
+        let width = min(Self.slopeBandBins, (configuration.fftSize / 2 - first) / Self.slopeBands)
+        guard width >= Self.floorMinimumBins else { return nil }
+        var sumX = 0.0, sumY = 0.0, sumXX = 0.0, sumXY = 0.0
+        for band in 0..<Self.slopeBands {
+            let start = first + band * width
+            guard let level = median(from: start, to: start + width - 1), level > 0 else { return nil }
+            let x = log(Double(start) + Double(width - 1) / 2), y = log(level)
+            sumX += x; sumY += y; sumXX += x * x; sumXY += x * y
+        }
+        let count = Double(Self.slopeBands)
+        // Noise near DC is rarely steeper than brown (1/f²); a steeper slope
+        // is the skirt of a strong tone's own window sidelobes (1/f⁶), which
+        // must not be mistaken for noise that would hide that tone.
+        let fitted = (count * sumXY - sumX * sumY) / (count * sumXX - sumX * sumX)
+        let slope = min(0, max(Self.steepestNoiseSlope, fitted))
+        return exp((sumY + slope * (count * log(Double(peak)) - sumX)) / count)
     }
 
     /// Median power of bins `first…last`; nil when fewer than 4 bins.

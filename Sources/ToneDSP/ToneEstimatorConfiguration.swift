@@ -9,8 +9,9 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
     /// The no-tone gate on `snrDB` (tone power over everything else in the window).
     public var snrMinDB: Double
     /// How far above the local noise floor the spectral peak must stand.
-    /// Default: set from the number of bins searched so that white or pink
-    /// noise alone passes it in fewer than 1 window in 10 000.
+    /// Default: set from the number of bins searched so that white noise
+    /// alone passes it in fewer than 1 window in 10 000; pink noise, whose
+    /// floor near DC has to be extrapolated, in a few.
     public var prominenceMinDB: Double?
 
     public init(sampleRateHz: Double, fftSize: Int = 4096, lowHz: Double = 20, highHz: Double? = nil,
@@ -42,6 +43,9 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
             return "--band \(lowHz):\(highHz) is narrower than 3 FFT bins (\(sampleRateHz / Double(fftSize)) Hz each)"
         }
         if !snrMinDB.isFinite { return "--snr-min must be a finite number of dB" }
+        if let prominenceMinDB, !prominenceMinDB.isFinite {
+            return "the prominence threshold \(prominenceMinDB) dB must be a finite number of dB"
+        }
         return nil
     }
 }

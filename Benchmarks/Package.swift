@@ -1,0 +1,20 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A package of its own so that benchmarking never slows down or changes the
+// main build; it sees ToneNode only through its public `ToneDSP` product.
+let package = Package(
+    name: "ToneNodeBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // SwiftPM names a path dependency after its folder, which differs
+        // between clones ("main", "tonenode", …); `name:` gives the targets
+        // below one stable name to refer to.
+        .package(name: "ToneNode", path: "../"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "tonenode-bench",
+            dependencies: [.product(name: "ToneDSP", package: "ToneNode")]),
+    ]
+)

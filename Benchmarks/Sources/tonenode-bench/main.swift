@@ -1,0 +1,100 @@
+// tonenode-bench: ToneNode's hot paths against plain references, in one run.
+//
+// The machine is shared and noisy, so absolute numbers drift from run to run;
+// the ratios, taken between runs made moments apart, are what to compare.
+import Foundation
+import ToneDSP
+
+let repetitions = 9
+/// Seconds each side runs per repetition.
+let targetSeconds = 0.08
+
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("… \(message)\n".utf8))
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("tonenode-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+let started = ContinuousClock.now
+let machine = MachineInfo.summary
+let periodFrames = Double(RenderBenchmark.periodFrames)
+var table = ResultTable()
+var notes: [String] = []
+
+// MARK: - Render path
+
+progress("render")
+let render = RenderBenchmark.run(repetitions: repetitions, targetSeconds: targetSeconds)
+table.addCost("render: Oscillator.render, 1 kHz @ 48 kHz, 256-frame periods",
+              render, scale: 1e9 / periodFrames, unit: "ns/frame")
+notes.append("render reference: Float(a * sin(φ)) per sample, Glibc sin, Double φ in radians wrapped at 2π, "
+    + "same 256-frame period and output buffer; "
+    + String(format: "largest |Δ| between the two over 1000 periods %.1e", Double(RenderBenchmark.largestDifference())))
+
+// MARK: - Worker
+
+for benchmark in [EstimatorBenchmark(sampleRateHz: 48_000, fftSize: 4096, hopFrames: 512),
+                  EstimatorBenchmark(sampleRateHz: 96_000, fftSize: 8192, hopFrames: 256)] {
+    let n = benchmark.fftSize
+    let rateKHz = Int(benchmark.sampleRateHz / 1000)
+    progress("estimator N=\(n) @ \(rateKHz) kHz (FFTW measure planning first)")
+    let result: EstimatorBenchmark.Result
+    do {
+        result = try benchmark.run(repetitions: repetitions, targetSeconds: targetSeconds)
+    } catch {
+        fail("\(error)")
+    }
+    let comparison = result.comparison
+    table.addRate("worker: ToneEstimator.estimate, N=\(n) @ \(rateKHz) kHz", comparison, unit: "analyses/s")
+    let required = benchmark.requiredPerSecond
+    func share(_ timings: Timings) -> String {
+        String(format: "%.2f%% of a core (min %.2f%%)", 100 * required * timings.median, 100 * required * timings.minimum)
+    }
+    table.add(String(format: "worker live budget: N=%d @ %d kHz, hop %d = %g analyses/s", n, rateKHz, benchmark.hopFrames, required),
+              toneNode: share(comparison.toneNode), reference: share(comparison.reference),
+              ratio: ratioText(comparison.ratio))
+    let reading = result.reading
+    notes.append(String(format: "worker N=%d: estimate read %.4f Hz at %.2f dBFS, SNR %.1f dB",
+                        n, reading.frequencyHz ?? .nan, reading.levelDBFS ?? .nan, reading.snrDB ?? .nan))
+}
+notes.insert("worker input: 1000 Hz sine at -18 dBFS plus seeded Gaussian noise σ 1e-3, 8 windows one hop apart; "
+    + "reference: RealFFT(size: N, planning: .measure) — copy the window in, fftwf r2c, |X|² (powerSpectrum)",
+    at: notes.count - 2)
+
+// MARK: - Input capture
+
+progress("input capture")
+let clockOverhead = stopwatchOverheadSeconds()
+let captureWrite = CaptureBenchmark.runWriteOnly(repetitions: repetitions, targetSeconds: targetSeconds,
+                                                 clockOverheadSeconds: clockOverhead)
+table.addCost("capture: InputCapture.capture of a 256-frame period",
+              captureWrite, scale: 1e9 / periodFrames, unit: "ns/frame")
+let captureRoundTrip = CaptureBenchmark.runRoundTrip(repetitions: repetitions, targetSeconds: targetSeconds)
+table.addCost("capture + drain: capture, then read the period back",
+              captureRoundTrip, scale: 1e9 / periodFrames, unit: "ns/frame")
+let ringFrames = InputCapture(capacityFrames: CaptureBenchmark.capacityFrames).frames.capacity
+notes.append("capture: ring of \(ringFrames) frames (4 s at 48 kHz, as the engine makes), one thread; "
+    + "write-only times batches of \(CaptureBenchmark.batchPeriods) periods and drains between them untimed, "
+    + String(format: "less %.0f ns of clock overhead per batch; ", clockOverhead * 1e9)
+    + "reference: the same copies into and out of a plain power-of-two array without atomics or gap records")
+
+// MARK: - Report
+
+let elapsed = (ContinuousClock.now - started).seconds
+print("""
+    ## tonenode-bench
+
+    machine: \(machine)
+
+    \(table.markdown)
+
+    ratio = ToneNode time ÷ reference time, the median over \(repetitions) interleaved pairs of runs \
+    (about \(Int(targetSeconds * 1000)) ms per side each); above 1 means ToneNode costs more. \
+    Cells: median (best run).
+
+    """)
+for note in notes { print("- \(note)") }
+print(String(format: "\ntotal %.1f s", elapsed))

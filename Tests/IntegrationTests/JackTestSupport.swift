@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import ToneJack
+
+/// A private `jackd` (dummy backend) for one test, stopped by PID when released.
+func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000) throws -> PrivateJackServer {
+    let name = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    return try PrivateJackServer(name: name, sampleRateHz: sampleRateHz, periodFrames: periodFrames,
+                                 logFile: NSTemporaryDirectory() + "\(name).log")
+}
+
+/// The directory holding the built products (`tonenode`), next to the test bundle.
+var productsDirectory: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+}
+
+/// Result of running a command to completion.
+struct CommandResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// Runs `tonenode` (or another executable) with a time limit; a hang is a failure, not a stuck suite.
+func runCommand(_ arguments: [String], executable: String = "tonenode", environment: [String: String] = [:],
+                timeoutSeconds: Double = 30) throws -> CommandResult {
+    let process = Process()
+    let path = executable.hasPrefix("/") ? executable : productsDirectory.appendingPathComponent(executable).path
+    process.executableURL = URL(fileURLWithPath: FileManager.default.fileExists(atPath: path) ? path : "/usr/bin/\(executable)")
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let outFile = NSTemporaryDirectory() + "tn-out-\(UUID().uuidString)"
+    let errFile = NSTemporaryDirectory() + "tn-err-\(UUID().uuidString)"
+    _ = FileManager.default.createFile(atPath: outFile, contents: nil)
+    _ = FileManager.default.createFile(atPath: errFile, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(atPath: outFile)
+        try? FileManager.default.removeItem(atPath: errFile)
+    }
+    process.standardOutput = FileHandle(forWritingAtPath: outFile)
+    process.standardError = FileHandle(forWritingAtPath: errFile)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeoutSeconds)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+        Issue.record("\(executable) \(arguments) did not finish within \(timeoutSeconds) s")
+    }
+    process.waitUntilExit()
+    let out = (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
+    let err = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
+    return CommandResult(status: process.terminationStatus, stdout: out, stderr: err)
+}
+
+/// A long-running helper process (a JACK example client), stopped by PID.
+final class BackgroundProcess {
+    let process = Process()
+
+    init(_ executable: String, _ arguments: [String], server: String) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["JACK_DEFAULT_SERVER"] = server
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// SIGTERM by PID, then SIGKILL after 1 s (jack_thru, for one, does not
+    /// always exit on SIGTERM).
+    deinit {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(1)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// Waits (bounded) until a port exists on the server.
+func waitForPort(_ port: String, server: String, timeoutSeconds: Double = 5) throws {
+    let deadline = Date().addingTimeInterval(timeoutSeconds)
+    while Date() < deadline {
+        let result = try runCommand(["-s", server], executable: "/usr/bin/jack_lsp", timeoutSeconds: 5)
+        if result.stdoutLines.contains(port) { return }
+        usleep(50_000)
+    }
+    Issue.record("port \(port) did not appear on \(server)")
+}
+
+/// Parses one `--json` report line.
+func parseReport(_ line: String) -> [String: Any]? {
+    guard let data = line.data(using: .utf8),
+          let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+    return object
+}
+
+/// Every test that talks to a JACK server runs in this serialized suite.
+/// libjack (jackd2) keeps one shared-memory registry per process, so clients
+/// in one process must not talk to two different servers at the same time;
+/// each test starts its own server, so they take turns.
+@Suite("Against real JACK servers", .serialized)
+struct JackServerTests {}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import ToneDSP
+import ToneJack
+
+/// Collects readings from a node's reports whose window starts after
+/// `afterFrames`, until `count` arrive or `timeoutSeconds` pass.
+func collectReadings(_ node: Node, afterFrames: Int, count: Int, timeoutSeconds: Double = 10) async -> [ToneReading] {
+    let rate = node.engine.sampleRateHz
+    let stop = node.stopRequester
+    let timer = Task {
+        try? await Task.sleep(for: .seconds(timeoutSeconds))
+        if !Task.isCancelled { stop() }
+    }
+    defer { timer.cancel() }
+    var readings: [ToneReading] = []
+    let windowSeconds = Double(node.settings.fftSize) / rate
+    for await event in node.events {
+        if case .report(let report) = event, report.timeSeconds - windowSeconds >= Double(afterFrames) / rate {
+            readings.append(report.reading)
+            if readings.count >= count { break }
+        }
+    }
+    return readings
+}
+
+extension JackServerTests {
+    @Suite("Node against a real JACK server")
+    struct NodeLoopTests {
+        @Test("the node's own out wired to its in identifies its tone")
+        func selfLoop() async throws {
+            let server = try startServer()
+            defer { server.stop() }
+            var settings = NodeSettings()
+            settings.serverName = server.name
+            settings.clientName = "loop"
+            settings.frequencyHz = 1234.5678
+            settings.levelDBFS = -18
+            settings.loopback = true
+            settings.planning = .estimate
+            let node = try Node(settings: settings)
+            defer { node.stop() }
+            #expect(node.inputPortName == "loop:in")
+            #expect(node.outputPortName == "loop:out")
+            let readings = await collectReadings(node, afterFrames: 2 * server.periodFrames, count: 8)
+            #expect(readings.count == 8)
+            for reading in readings {
+                let frequency = try #require(reading.frequencyHz)
+                #expect(abs(frequency - 1234.5678) < 0.001)
+                #expect(abs((reading.levelDBFS ?? 0) + 18) < 0.01)
+            }
+            #expect(node.engine.capture.overflowCount.load(ordering: .relaxed) == 0)
+        }
+
+        @Test("a frequency change while playing is followed, and the new tone is exact")
+        func glide() async throws {
+            let server = try startServer()
+            defer { server.stop() }
+            var settings = NodeSettings()
+            settings.serverName = server.name
+            settings.clientName = "glide"
+            settings.loopback = true
+            settings.planning = .estimate
+            let node = try Node(settings: settings)
+            defer { node.stop() }
+            _ = await collectReadings(node, afterFrames: 0, count: 2)
+            node.engine.setFrequency(3000)
+            let from = node.engine.renderedFrames.load(ordering: .relaxed) + 2 * server.periodFrames + 480
+            let readings = await collectReadings(node, afterFrames: from, count: 4)
+            #expect(readings.count == 4)
+            for reading in readings { #expect(abs((reading.frequencyHz ?? 0) - 3000) < 0.001) }
+        }
+
+        @Test("a tone from one JACK client, through jack_thru, is identified by another")
+        func throughJackThru() async throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let thru = try BackgroundProcess("/usr/bin/jack_thru", [], server: server.name)
+            defer { _ = thru }
+            try waitForPort("jack_thru:input_1", server: server.name)
+
+            var playerSettings = NodeSettings()
+            playerSettings.serverName = server.name
+            playerSettings.clientName = "player"
+            playerSettings.frequencyHz = 2718.2818
+            playerSettings.levelDBFS = -12
+            playerSettings.connectOut = ["jack_thru:input_1"]
+            playerSettings.planning = .estimate
+            let player = try Node(settings: playerSettings)
+            defer { player.stop() }
+
+            var listenerSettings = NodeSettings()
+            listenerSettings.serverName = server.name
+            listenerSettings.clientName = "listener"
+            listenerSettings.connectIn = ["jack_thru:output_1"]
+            listenerSettings.muted = true
+            listenerSettings.planning = .estimate
+            let listener = try Node(settings: listenerSettings)
+            defer { listener.stop() }
+
+            let readings = await collectReadings(listener, afterFrames: 4 * server.periodFrames, count: 6)
+            #expect(readings.count == 6)
+            for reading in readings {
+                #expect(abs((reading.frequencyHz ?? 0) - 2718.2818) < 0.001)
+                #expect(abs((reading.levelDBFS ?? 0) + 12) < 0.01)
+            }
+        }
+
+        @Test("jack_simple_client's 240 Hz sine (a 200-sample table at 48 kHz) is identified")
+        func simpleClient() async throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let simple = try BackgroundProcess("/usr/bin/jack_simple_client", [], server: server.name)
+            defer { _ = simple }
+            try waitForPort("jack_simple_client:output1", server: server.name)
+            var settings = NodeSettings()
+            settings.serverName = server.name
+            settings.clientName = "ear"
+            settings.connectIn = ["jack_simple_client:output1"]
+            settings.muted = true
+            settings.planning = .estimate
+            let node = try Node(settings: settings)
+            defer { node.stop() }
+            let readings = await collectReadings(node, afterFrames: 2 * server.periodFrames, count: 4)
+            #expect(readings.count == 4)
+            // The table is computed in float, so allow for its rounding.
+            for reading in readings { #expect(abs((reading.frequencyHz ?? 0) - 240) < 0.001) }
+        }
+
+        @Test("a muted node hears silence as no tone", arguments: [64, 1024])
+        func silence(periodFrames: Int) async throws {
+            let server = try startServer(periodFrames: periodFrames)
+            defer { server.stop() }
+            var settings = NodeSettings()
+            settings.serverName = server.name
+            settings.clientName = "quiet"
+            settings.muted = true
+            settings.loopback = true
+            settings.planning = .estimate
+            settings.fftSize = 1024
+            settings.hopFrames = 256
+            let node = try Node(settings: settings)
+            defer { node.stop() }
+            let readings = await collectReadings(node, afterFrames: 0, count: 5)
+            #expect(readings.count == 5)
+            #expect(readings.allSatisfy { $0.frequencyHz == nil && !$0.invalidInput })
+        }
+    }
+}

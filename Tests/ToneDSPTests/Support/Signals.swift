@@ -1,0 +1,51 @@
+import Foundation
+import ToneDSP
+
+/// Shared settings of the estimator tests: 48 kHz, 4096-point windows.
+enum TestSignal {
+    static let sampleRateHz = 48_000.0
+    static let fftSize = 4096
+    static var binHz: Double { sampleRateHz / Double(fftSize) }
+
+    /// An estimator with the default detector settings, planned quickly.
+    static func estimator(fftSize: Int = fftSize, lowHz: Double = 20) throws -> ToneEstimator {
+        try ToneEstimator(ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize, lowHz: lowHz),
+                          planning: .estimate)
+    }
+
+    /// `amplitude · sin(2π f n / fs + phase) + offset`, computed in double
+    /// precision and rounded once to `Float`, plus optional white noise.
+    static func sine(frequencyHz: Double, amplitude: Double, phase: Double, offset: Double = 0,
+                     count: Int = fftSize, noiseRMS: Double = 0, random: inout SeededRandom) -> [Float] {
+        let omega = 2 * Double.pi * frequencyHz / sampleRateHz
+        return (0..<count).map { n in
+            let noise = noiseRMS > 0 ? noiseRMS * random.gaussian() : 0
+            return Float(amplitude * sin(omega * Double(n) + phase) + offset + noise)
+        }
+    }
+
+    /// Cramér–Rao bound on the standard deviation of a frequency estimate
+    /// (Rife & Boorstyn): one sinusoid, N samples, SNR η = A² / (2σ²).
+    static func cramerRaoHz(snrDB: Double, count: Int = fftSize) -> Double {
+        let eta = pow(10, snrDB / 10)
+        let n = Double(count)
+        return sampleRateHz / (2 * Double.pi) * (12 / (eta * n * (n * n - 1))).squareRoot()
+    }
+}
+
+extension ToneEstimator {
+    func estimate(_ frame: [Float]) -> ToneReading {
+        frame.withUnsafeBufferPointer { estimate($0) }
+    }
+}
+
+/// Running maximum of `|value|` with a short formatter for the report lines.
+struct Worst {
+    private(set) var value = 0.0
+    mutating func add(_ x: Double) { value = max(value, abs(x)) }
+}
+
+/// Prints one measured figure so `swift test` output carries the numbers.
+func report(_ line: String) { print("[measured] \(line)") }
+
+func formatted(_ x: Double) -> String { String(format: "%.3g", x) }
