@@ -14,7 +14,8 @@ struct ToneNodeCommand: AsyncParsableCommand {
             Exit status: 0 success, 1 runtime error (no server, unreadable file, …), \
             64 bad command-line option.
             """,
-        subcommands: [RunCommand.self, AnalyzeCommand.self, DemoCommand.self])
+        subcommands: [RunCommand.self, AnalyzeCommand.self, DemoCommand.self,
+                      PatchCommand.self])
 
     /// Like ArgumentParser's `main`, but a bad option is one line on stderr
     /// (no usage dump), so scripts and people see just the reason.

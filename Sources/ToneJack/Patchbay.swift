@@ -1,0 +1,164 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A qjackctl patchbay file (`<patchbay>`): sockets (a client regex and plug
+/// regexes) and cables between an output socket and an input socket.
+///
+/// Matching follows qjackctl: client and plug names are regular expressions
+/// anchored at both ends (`^(?:…)$`), matched against JACK client names and
+/// short port names. A cable connects the output socket's plug `i` to the
+/// input socket's plug `i`. Only `jack-audio` sockets are applied; the
+/// `exclusive` attribute is read but not enforced (no disconnections).
+public struct Patchbay: Sendable, Equatable {
+    public struct Socket: Sendable, Equatable {
+        public var name: String
+        public var clientPattern: String
+        public var plugPatterns: [String]
+        public var type: String
+    }
+
+    public struct Cable: Sendable, Equatable {
+        public var outputSocket: String
+        public var inputSocket: String
+    }
+
+    public var name: String
+    public var outputSockets: [Socket]
+    public var inputSockets: [Socket]
+    public var cables: [Cable]
+
+    /// Parses a patchbay file's bytes; throws `PatchbayError` with a sentence a person can act on.
+    public static func parse(_ data: Data) throws -> Patchbay {
+        let delegate = PatchbayParserDelegate()
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        guard parser.parse(), delegate.sawPatchbay else {
+            throw PatchbayError.notAPatchbay(parser.parserError.map { "\($0.localizedDescription)" } ?? "no <patchbay> element")
+        }
+        let patchbay = Patchbay(name: delegate.name, outputSockets: delegate.outputs,
+                                inputSockets: delegate.inputs, cables: delegate.cables)
+        for cable in patchbay.cables {
+            guard patchbay.outputSockets.contains(where: { $0.name == cable.outputSocket }) else {
+                throw PatchbayError.unknownSocket(cable.outputSocket)
+            }
+            guard patchbay.inputSockets.contains(where: { $0.name == cable.inputSocket }) else {
+                throw PatchbayError.unknownSocket(cable.inputSocket)
+            }
+        }
+        for socket in patchbay.outputSockets + patchbay.inputSockets {
+            for pattern in [socket.clientPattern] + socket.plugPatterns {
+                _ = try anchoredRegex(pattern)
+            }
+        }
+        return patchbay
+    }
+
+    /// The connections (source full name, destination full name) this patchbay
+    /// asks for among the given ports, in cable order, without duplicates.
+    public func connections(outputPorts: [String], inputPorts: [String]) throws -> [(String, String)] {
+        var result: [(String, String)] = []
+        var seen = Set<String>()
+        for cable in cables {
+            guard let output = outputSockets.first(where: { $0.name == cable.outputSocket }),
+                  let input = inputSockets.first(where: { $0.name == cable.inputSocket }),
+                  output.type == "jack-audio", input.type == "jack-audio" else { continue }
+            for plugIndex in 0..<min(output.plugPatterns.count, input.plugPatterns.count) {
+                let sources = try Self.match(outputPorts, client: output.clientPattern, plug: output.plugPatterns[plugIndex])
+                let destinations = try Self.match(inputPorts, client: input.clientPattern, plug: input.plugPatterns[plugIndex])
+                for source in sources {
+                    for destination in destinations where seen.insert(source + "\u{0}" + destination).inserted {
+                        result.append((source, destination))
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// Full port names whose client and short name match the anchored regexes.
+    static func match(_ ports: [String], client: String, plug: String) throws -> [String] {
+        let clientRegex = try anchoredRegex(client)
+        let plugRegex = try anchoredRegex(plug)
+        return ports.filter { fullName in
+            guard let colon = fullName.firstIndex(of: ":") else { return false }
+            let clientName = String(fullName[..<colon])
+            let portName = String(fullName[fullName.index(after: colon)...])
+            return matches(clientRegex, clientName) && matches(plugRegex, portName)
+        }
+    }
+
+    static func anchoredRegex(_ pattern: String) throws -> NSRegularExpression {
+        do {
+            return try NSRegularExpression(pattern: "^(?:" + pattern + ")$")
+        } catch {
+            throw PatchbayError.badRegex(pattern)
+        }
+    }
+
+    static func matches(_ regex: NSRegularExpression, _ text: String) -> Bool {
+        regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}
+
+/// Problems with a patchbay file, each one sentence.
+public enum PatchbayError: Error, CustomStringConvertible, Equatable {
+    case notAPatchbay(String)
+    case unknownSocket(String)
+    case badRegex(String)
+
+    public var description: String {
+        switch self {
+        case .notAPatchbay(let reason): "not a qjackctl patchbay file (\(reason))"
+        case .unknownSocket(let name): "a cable names the socket \"\(name)\", which the file does not define"
+        case .badRegex(let pattern): "\"\(pattern)\" is not a valid regular expression"
+        }
+    }
+}
+
+/// Collects sockets and cables while XMLParser walks the file. Parser thread only.
+private final class PatchbayParserDelegate: NSObject, XMLParserDelegate {
+    var sawPatchbay = false
+    var name = ""
+    var outputs: [Patchbay.Socket] = []
+    var inputs: [Patchbay.Socket] = []
+    var cables: [Patchbay.Cable] = []
+    private var inOutputs = false
+    private var current: Patchbay.Socket?
+    private var plugText: String?
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        switch element {
+        case "patchbay":
+            sawPatchbay = true
+            name = attributes["name"] ?? ""
+        case "output-sockets": inOutputs = true
+        case "input-sockets": inOutputs = false
+        case "socket":
+            current = Patchbay.Socket(name: attributes["name"] ?? "", clientPattern: attributes["client"] ?? "",
+                                      plugPatterns: [], type: attributes["type"] ?? "jack-audio")
+        case "plug": plugText = ""
+        case "cable":
+            cables.append(Patchbay.Cable(outputSocket: attributes["output"] ?? "", inputSocket: attributes["input"] ?? ""))
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        plugText? += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+        switch element {
+        case "plug":
+            if let text = plugText { current?.plugPatterns.append(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            plugText = nil
+        case "socket":
+            if let socket = current { if inOutputs { outputs.append(socket) } else { inputs.append(socket) } }
+            current = nil
+        default: break
+        }
+    }
+}

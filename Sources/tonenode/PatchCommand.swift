@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import ToneJack
+
+/// `tonenode patch FILE.xml`: applies a qjackctl patchbay file without qjackctl.
+struct PatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "patch",
+        abstract: "Apply a qjackctl patchbay file (XML) to a running JACK server, without qjackctl.",
+        discussion: """
+            Client and plug names in the file are regular expressions anchored at \
+            both ends, as in qjackctl. Each cable connects the output socket's plug i \
+            to the input socket's plug i, for every matching port present now. \
+            Prints one line per connection. Existing connections are kept.
+            """)
+
+    @Argument(help: ArgumentHelp("The patchbay file.", valueName: "file.xml"))
+    var file: String
+
+    @Option(name: [.customShort("s"), .long],
+            help: "JACK server name (default: $JACK_DEFAULT_SERVER or the default server).")
+    var server: String?
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw PatchFileError(message: "cannot read \(file)")
+        }
+        let patchbay: Patchbay
+        do {
+            patchbay = try Patchbay.parse(data)
+        } catch let error as PatchbayError {
+            throw PatchFileError(message: "\(file): \(error.description)")
+        }
+        let client = try JackClient(name: "tonenode-patch", serverName: server)
+        defer { client.close() }
+        for (source, destination) in try client.apply(patchbay) {
+            Console.out("\(source) -> \(destination)")
+        }
+    }
+}
+
+struct PatchFileError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
