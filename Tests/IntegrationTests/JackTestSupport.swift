@@ -74,16 +74,17 @@ final class BackgroundProcess {
         try process.run()
     }
 
-    /// SIGTERM by PID, then SIGKILL after 1 s (jack_thru, for one, does not
-    /// always exit on SIGTERM).
-    deinit {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(1)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    /// jack_thru, for one, does not always exit on SIGTERM: SIGKILL after 1 s.
+    deinit { process.terminateByPID(graceSeconds: 1) }
+}
+
+/// Settings for a test node on `server` (FFTW plans by estimate: fast start).
+func nodeSettings(_ server: PrivateJackServer, client: String) -> NodeSettings {
+    var settings = NodeSettings()
+    settings.serverName = server.name
+    settings.clientName = client
+    settings.planning = .estimate
+    return settings
 }
 
 /// Waits (bounded) until a port exists on the server.
