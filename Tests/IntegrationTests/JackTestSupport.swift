@@ -87,15 +87,18 @@ func nodeSettings(_ server: PrivateJackServer, client: String) -> NodeSettings {
     return settings
 }
 
-/// Waits (bounded) until a port exists on the server.
-func waitForPort(_ port: String, server: String, timeoutSeconds: Double = 5) throws {
+/// Waits (bounded) until a port exists on the server (or, `toExist: false`, is gone).
+func waitForPort(_ port: String, server: String, toExist: Bool = true, timeoutSeconds: Double = 5) throws {
     let deadline = Date().addingTimeInterval(timeoutSeconds)
+    var last: CommandResult?
     while Date() < deadline {
         let result = try runCommand(["-s", server], executable: "/usr/bin/jack_lsp", timeoutSeconds: 5)
-        if result.stdoutLines.contains(port) { return }
+        if result.stdoutLines.contains(port) == toExist { return }
+        last = result
         usleep(50_000)
     }
-    Issue.record("port \(port) did not appear on \(server)")
+    let lsp = last.map { "status \($0.status), \($0.stdout) \($0.stderr)" } ?? ""
+    Issue.record("port \(port) did not \(toExist ? "appear on" : "vanish from") \(server); jack_lsp: \(lsp)")
 }
 
 /// Every port on the server and the ports it is connected to (`jack_lsp -c`).
