@@ -7,13 +7,13 @@ import ToneJack
 /// the same call the JACK callback makes) and its capture ring, faster than real
 /// time, with a new frequency every second.
 ///
-/// CI runs `TONENODE_SOAK_SECONDS` (default 600: about 3 s) seconds of 48 kHz audio; the
-/// hour-equivalent is `TONENODE_SOAK_SECONDS=3600 swift test -c release --filter SoakTests`.
+/// CI runs `TONENODE_ENGINE_SOAK_SECONDS` (default 600: about 3 s) seconds of 48 kHz audio; the
+/// hour-equivalent is `TONENODE_ENGINE_SOAK_SECONDS=3600 swift test --filter EngineSoakTests`.
 /// No JACK server is involved, but the suite is serialized with the JACK tests
 /// so that no other test opens or closes file descriptors while this one counts them.
 extension JackServerTests {
-    @Suite("Soak: an hour-equivalent of audio, a new frequency every second")
-    struct SoakTests {
+    @Suite("Engine soak: an hour-equivalent of audio through the RT half, a new frequency every second")
+    struct EngineSoakTests {
         static let sampleRateHz = 48_000.0
         static let periodFrames = 256
         static let fftSize = 4096
@@ -27,7 +27,7 @@ extension JackServerTests {
 
         @Test("every second reads its frequency to 1 ppb; RSS within 1 MiB and no fd growth after warm-up")
         func soak() throws {
-            let seconds = ProcessInfo.processInfo.environment["TONENODE_SOAK_SECONDS"].flatMap(Int.init) ?? 600
+            let seconds = ProcessInfo.processInfo.environment["TONENODE_ENGINE_SOAK_SECONDS"].flatMap(Int.init) ?? 600
             let warmUpSeconds = 5
             #expect(seconds > warmUpSeconds)
             let rate = Self.sampleRateHz
