@@ -53,6 +53,7 @@ final class AnalysisWorker: @unchecked Sendable {
     }
 
     private func run() {
+        Denormals.flushToZeroOnThisThread()
         var reportedXruns = 0, reportedOverflows = 0
         defer { finished.store(true, ordering: .releasing) }
         while !stopRequested.load(ordering: .acquiring) {

@@ -58,18 +58,24 @@ public final class PrivateJackServer: @unchecked Sendable {
     deinit { stop() }
 
     /// SIGTERM by PID, then SIGKILL if it has not exited within 3 s.
-    public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    public func stop() { process.terminateByPID(graceSeconds: 3) }
 
     static func findExecutable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let candidates = path.split(separator: ":").map { "\($0)/\(name)" } + ["/usr/bin/\(name)", "/usr/local/bin/\(name)"]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+extension Process {
+    /// Stops a child by PID: SIGTERM, then SIGKILL if it is still running
+    /// after `graceSeconds`; returns once it has exited. Safe to call twice.
+    public func terminateByPID(graceSeconds: Double) {
+        guard isRunning else { return }
+        kill(processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(graceSeconds)
+        while isRunning && Date() < deadline { usleep(20_000) }
+        if isRunning { kill(processIdentifier, SIGKILL) }
+        waitUntilExit()
     }
 }

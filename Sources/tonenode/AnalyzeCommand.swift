@@ -26,6 +26,7 @@ struct AnalyzeCommand: ParsableCommand {
     }
 
     func run() throws {
+        Denormals.flushToZeroOnThisThread()
         let reader = try AudioFileReader(path: file)
         var settings = NodeSettings()
         analysis.apply(to: &settings)
@@ -41,7 +42,7 @@ struct AnalyzeCommand: ParsableCommand {
             }
         }
         if reports == 0 {
-            Console.err("\(file) is shorter than one analysis window (\(analysis.fftSize) frames); nothing to report")
+            Console.err("error: \(file) is shorter than one analysis window (\(analysis.fftSize) frames); nothing to report")
             throw ExitCode.failure
         }
     }

@@ -12,8 +12,11 @@ struct RunCommand: AsyncParsableCommand {
             Opens a JACK client with audio ports `in` and `out` (never starts a \
             server; connects only what --connect-in/--connect-out name). Reports go \
             to stdout, one per hop; diagnostics (client name, ports, xruns, ring \
-            overflows) go to stderr. Exit status: 0 after Ctrl-C/SIGTERM or \
-            --duration, 1 on an error or when the server goes away.
+            overflows) go to stderr. When the server goes away, it waits for it \
+            to come back (checking every 2 s), reopens with the same settings at \
+            the server's new rate and period, and restores its connections. \
+            Exit status: 0 after SIGINT/SIGTERM/SIGHUP or --duration, 1 on an \
+            error (or when the server goes away with --no-reconnect).
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions
@@ -30,41 +33,49 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
+    var noReconnect = false
+
     func run() async throws {
         var settings = NodeSettings()
         jack.apply(to: &settings)
         tone.apply(to: &settings)
         analysis.apply(to: &settings)
-        let node = try Node(settings: settings)
-        defer { node.stop() }
-        Console.err("client '\(node.client.name)' at \(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
-                    + "ports \(node.inputPortName) (in), \(node.outputPortName) (out)")
-        let signals = SignalWatcher(onSignal: node.stopRequester)
+        let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
+        // Watch signals before the first open, so one during start-up is a clean stop too.
+        let signals = SignalWatcher(onSignal: supervisor.stopRequester)
         defer { signals.cancel() }
-        let serverGone = try await NodeOutput.print(node.events, json: analysis.json, until: duration,
-                                                    stop: node.stopRequester)
-        if serverGone { throw ExitCode.failure }
+        let output = NodeOutput(json: analysis.json, durationSeconds: duration, stop: supervisor.stopRequester)
+        let outcome = try await supervisor.run(output.handle)
+        if outcome == .serverGone { throw ExitCode.failure }
     }
 }
 
-/// Prints a node's events until the stream ends.
-enum NodeOutput {
-    /// - Returns: true when the stream ended because the server went away.
-    static func print(_ events: AsyncStream<NodeEvent>, json: Bool, until durationSeconds: Double?,
-                      stop: @Sendable () -> Void) async throws -> Bool {
-        for await event in events {
-            switch event {
-            case .report(let report):
-                Console.out(json ? ReportFormatter.json(report) : ReportFormatter.human(report))
-                if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
-            case .trouble(let xruns, let overflows, let dropped):
-                Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
-            case .serverGone:
-                Console.err("the JACK server shut the client down")
-                return true
-            }
+/// Prints what a supervised node reports: reports on stdout, the rest on stderr.
+struct NodeOutput {
+    let json: Bool
+    let durationSeconds: Double?
+    let stop: @Sendable () -> Void
+
+    func handle(_ event: NodeSupervisor.Event) {
+        switch event {
+        case .opened(let node, let reconnected):
+            Console.err((reconnected ? "reconnected: " : "")
+                        + "client '\(node.client.name)' at \(node.client.sampleRateHz) Hz, "
+                        + "\(node.client.bufferFrames) frames/period; "
+                        + "ports \(node.inputPortName) (in), \(node.outputPortName) (out)")
+        case .report(let report):
+            Console.out(json ? ReportFormatter.json(report) : ReportFormatter.human(report))
+            if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
+        case .trouble(let xruns, let overflows, let dropped):
+            Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
+        case .serverGone(let retrying):
+            Console.err("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+        case .connectionsPending(let connections):
+            Console.err("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
+        case .connectionsRestored(let connections):
+            Console.err("restored: " + connections.map(\.description).joined(separator: ", "))
         }
-        return false
     }
 }
 

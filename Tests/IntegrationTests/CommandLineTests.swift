@@ -38,11 +38,8 @@ extension JackServerTests {
         func nameTaken() throws {
             let server = try startServer()
             defer { server.stop() }
-            var settings = NodeSettings()
-            settings.serverName = server.name
-            settings.clientName = "twin"
-            settings.muted = true
-            settings.planning = .estimate
+            var settings = nodeSettings(server, client: "twin")
+                        settings.muted = true
             let first = try Node(settings: settings)
             defer { first.stop() }
             let result = try runCommand(["run", "-s", server.name, "-n", "twin", "--duration", "0.2", "--mute"])

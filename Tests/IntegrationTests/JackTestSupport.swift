@@ -3,8 +3,8 @@ import Testing
 import ToneJack
 
 /// A private `jackd` (dummy backend) for one test, stopped by PID when released.
-func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000) throws -> PrivateJackServer {
-    let name = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000,
+                 name: String = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))") throws -> PrivateJackServer {
     return try PrivateJackServer(name: name, sampleRateHz: sampleRateHz, periodFrames: periodFrames,
                                  logFile: NSTemporaryDirectory() + "\(name).log")
 }
@@ -74,27 +74,46 @@ final class BackgroundProcess {
         try process.run()
     }
 
-    /// SIGTERM by PID, then SIGKILL after 1 s (jack_thru, for one, does not
-    /// always exit on SIGTERM).
-    deinit {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(1)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    /// jack_thru, for one, does not always exit on SIGTERM: SIGKILL after 1 s.
+    deinit { process.terminateByPID(graceSeconds: 1) }
 }
 
-/// Waits (bounded) until a port exists on the server.
-func waitForPort(_ port: String, server: String, timeoutSeconds: Double = 5) throws {
+/// Settings for a test node on `server` (FFTW plans by estimate: fast start).
+func nodeSettings(_ server: PrivateJackServer, client: String) -> NodeSettings {
+    var settings = NodeSettings()
+    settings.serverName = server.name
+    settings.clientName = client
+    settings.planning = .estimate
+    return settings
+}
+
+/// Waits (bounded) until a port exists on the server (or, `toExist: false`, is gone).
+func waitForPort(_ port: String, server: String, toExist: Bool = true, timeoutSeconds: Double = 5) throws {
     let deadline = Date().addingTimeInterval(timeoutSeconds)
+    var last: CommandResult?
     while Date() < deadline {
         let result = try runCommand(["-s", server], executable: "/usr/bin/jack_lsp", timeoutSeconds: 5)
-        if result.stdoutLines.contains(port) { return }
+        if result.stdoutLines.contains(port) == toExist { return }
+        last = result
         usleep(50_000)
     }
-    Issue.record("port \(port) did not appear on \(server)")
+    let lsp = last.map { "status \($0.status), \($0.stdout) \($0.stderr)" } ?? ""
+    Issue.record("port \(port) did not \(toExist ? "appear on" : "vanish from") \(server); jack_lsp: \(lsp)")
+}
+
+/// Every port on the server and the ports it is connected to (`jack_lsp -c`).
+func connectionsOnServer(_ server: String) throws -> [String: Set<String>] {
+    var connections: [String: Set<String>] = [:]
+    var current = ""
+    for line in try runCommand(["-s", server, "-c"], executable: "/usr/bin/jack_lsp").stdoutLines {
+        if line.hasPrefix("   ") {
+            connections[current, default: []].insert(String(line.dropFirst(3)))
+        } else {
+            current = line
+            connections[current, default: []] = connections[current] ?? []
+        }
+    }
+    return connections
 }
 
 /// Parses one `--json` report line.
@@ -110,3 +129,50 @@ func parseReport(_ line: String) -> [String: Any]? {
 /// each test starts its own server, so they take turns.
 @Suite("Against real JACK servers", .serialized)
 struct JackServerTests {}
+
+/// A `tonenode` (or other) process left running while the test watches its
+/// output grow; killed by PID when released.
+final class LiveCommand {
+    let process = Process()
+    private let outFile = NSTemporaryDirectory() + "tn-live-out-\(UUID().uuidString)"
+    private let errFile = NSTemporaryDirectory() + "tn-live-err-\(UUID().uuidString)"
+
+    init(_ arguments: [String], executable: String = "tonenode") throws {
+        process.executableURL = productsDirectory.appendingPathComponent(executable)
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: outFile, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile, contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: outFile)
+        process.standardError = FileHandle(forWritingAtPath: errFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        process.terminateByPID(graceSeconds: 2)
+        try? FileManager.default.removeItem(atPath: outFile)
+        try? FileManager.default.removeItem(atPath: errFile)
+    }
+
+    var stdout: String { (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? "" }
+    /// Complete JSON lines so far.
+    var reports: [[String: Any]] { stdout.split(separator: "\n").compactMap { parseReport(String($0)) } }
+
+    /// Polls until `condition` holds; false after `timeoutSeconds`.
+    func waitUntil(timeoutSeconds: Double, _ condition: (LiveCommand) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline {
+            if condition(self) { return true }
+            usleep(50_000)
+        }
+        return condition(self)
+    }
+
+    /// Waits for the process to end; nil if it is still running after `timeoutSeconds`.
+    func exitStatus(timeoutSeconds: Double) -> (status: Int32, reason: Process.TerminationReason)? {
+        guard waitUntil(timeoutSeconds: timeoutSeconds, { !$0.process.isRunning }) else { return nil }
+        process.waitUntilExit()
+        return (process.terminationStatus, process.terminationReason)
+    }
+}

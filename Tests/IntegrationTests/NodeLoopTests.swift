@@ -31,13 +31,10 @@ extension JackServerTests {
         func selfLoop() async throws {
             let server = try startServer()
             defer { server.stop() }
-            var settings = NodeSettings()
-            settings.serverName = server.name
-            settings.clientName = "loop"
-            settings.frequencyHz = 1234.5678
+            var settings = nodeSettings(server, client: "loop")
+                        settings.frequencyHz = 1234.5678
             settings.levelDBFS = -18
             settings.loopback = true
-            settings.planning = .estimate
             let node = try Node(settings: settings)
             defer { node.stop() }
             #expect(node.inputPortName == "loop:in")
@@ -56,11 +53,8 @@ extension JackServerTests {
         func glide() async throws {
             let server = try startServer()
             defer { server.stop() }
-            var settings = NodeSettings()
-            settings.serverName = server.name
-            settings.clientName = "glide"
-            settings.loopback = true
-            settings.planning = .estimate
+            var settings = nodeSettings(server, client: "glide")
+                        settings.loopback = true
             let node = try Node(settings: settings)
             defer { node.stop() }
             _ = await collectReadings(node, afterFrames: 0, count: 2)
@@ -79,22 +73,16 @@ extension JackServerTests {
             defer { _ = thru }
             try waitForPort("jack_thru:input_1", server: server.name)
 
-            var playerSettings = NodeSettings()
-            playerSettings.serverName = server.name
-            playerSettings.clientName = "player"
-            playerSettings.frequencyHz = 2718.2818
+            var playerSettings = nodeSettings(server, client: "player")
+                        playerSettings.frequencyHz = 2718.2818
             playerSettings.levelDBFS = -12
             playerSettings.connectOut = ["jack_thru:input_1"]
-            playerSettings.planning = .estimate
             let player = try Node(settings: playerSettings)
             defer { player.stop() }
 
-            var listenerSettings = NodeSettings()
-            listenerSettings.serverName = server.name
-            listenerSettings.clientName = "listener"
-            listenerSettings.connectIn = ["jack_thru:output_1"]
+            var listenerSettings = nodeSettings(server, client: "listener")
+                        listenerSettings.connectIn = ["jack_thru:output_1"]
             listenerSettings.muted = true
-            listenerSettings.planning = .estimate
             let listener = try Node(settings: listenerSettings)
             defer { listener.stop() }
 
@@ -113,12 +101,9 @@ extension JackServerTests {
             let simple = try BackgroundProcess("/usr/bin/jack_simple_client", [], server: server.name)
             defer { _ = simple }
             try waitForPort("jack_simple_client:output1", server: server.name)
-            var settings = NodeSettings()
-            settings.serverName = server.name
-            settings.clientName = "ear"
-            settings.connectIn = ["jack_simple_client:output1"]
+            var settings = nodeSettings(server, client: "ear")
+                        settings.connectIn = ["jack_simple_client:output1"]
             settings.muted = true
-            settings.planning = .estimate
             let node = try Node(settings: settings)
             defer { node.stop() }
             let readings = await collectReadings(node, afterFrames: 2 * server.periodFrames, count: 4)
@@ -131,12 +116,9 @@ extension JackServerTests {
         func silence(periodFrames: Int) async throws {
             let server = try startServer(periodFrames: periodFrames)
             defer { server.stop() }
-            var settings = NodeSettings()
-            settings.serverName = server.name
-            settings.clientName = "quiet"
-            settings.muted = true
+            var settings = nodeSettings(server, client: "quiet")
+                        settings.muted = true
             settings.loopback = true
-            settings.planning = .estimate
             settings.fftSize = 1024
             settings.hopFrames = 256
             let node = try Node(settings: settings)

@@ -75,13 +75,10 @@ extension JackServerTests {
             let server = try startServer()
             defer { server.stop() }
             let peer = try TestPeer(name: "peer", server: server.name)
-            var settings = NodeSettings()
-            settings.serverName = server.name
-            settings.clientName = "victim"
-            settings.frequencyHz = 1000
+            var settings = nodeSettings(server, client: "victim")
+                        settings.frequencyHz = 1000
             settings.connectIn = ["peer:out"]
             settings.connectOut = ["peer:in"]
-            settings.planning = .estimate
             let node = try Node(settings: settings)
             defer { node.stop() }
 

@@ -64,6 +64,24 @@ notes.insert("worker input: 1000 Hz sine at -18 dBFS plus seeded Gaussian noise 
     + "reference: RealFFT(size: N, planning: .measure) — copy the window in, fftwf r2c, |X|² (powerSpectrum)",
     at: notes.count - 2)
 
+// MARK: - Subnormal input
+
+for flushingOnly in [false, true] {
+    progress("estimator on subnormal input" + (flushingOnly ? ", flushing on vs off" : ""))
+    do {
+        let comparison = try DenormalBenchmark.run(flushingOnly: flushingOnly, repetitions: repetitions,
+                                                   targetSeconds: targetSeconds)
+        table.addRate(flushingOnly ? "subnormal tail: estimate flushed (worker) vs unflushed"
+                                   : "subnormal tail vs ordinary noise tail: estimate, N=4096, flushed",
+                      comparison, unit: "analyses/s")
+    } catch {
+        fail("\(error)")
+    }
+}
+notes.append(String(format: "subnormal input: a %d-frame 1 kHz burst at -18 dBFS, then seeded noise scaled to about 1e-39 "
+    + "(%.0f%% of the window's samples subnormal); reference: the same burst, then the same noise at σ 1e-3",
+    DenormalBenchmark.burstFrames, 100 * DenormalBenchmark.subnormalShare))
+
 // MARK: - Input capture
 
 progress("input capture")

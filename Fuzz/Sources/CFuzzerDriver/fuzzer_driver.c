@@ -1,0 +1,1 @@
+// Declarations only; libFuzzer (-sanitize=fuzzer) provides the code.

@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import ToneDSP
+
+/// Keeps a node running across JACK server restarts.
+///
+/// The first start is the user's: any error there is thrown as it is. After
+/// that, when the server goes away (the shutdown callback only sets a flag;
+/// the worker notices it and the node is closed here, on the caller's task),
+/// the supervisor retries every `retryIntervalSeconds` until a server of that
+/// name answers again — at whatever sample rate and period it now has — then
+/// opens a new node with the same settings, and restores every connection the
+/// old ports had (whoever made them). Connections whose other end does not
+/// exist yet are retried on every report until they do.
+///
+/// Report times stay monotonic: a new node's clock continues from the frames
+/// the old ones rendered, so `time_s` never goes back.
+public final class NodeSupervisor {
+    public enum Event {
+        /// A node is running (the first, or one reopened after a restart).
+        case opened(Node, reconnected: Bool)
+        case report(ToneReport)
+        case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
+        /// The server shut the client down; `retrying` says whether we wait for it.
+        case serverGone(retrying: Bool)
+        /// A reopened node could not restore these connections yet (their
+        /// other ends do not exist); they are retried.
+        case connectionsPending([NodeConnection])
+        /// Pending connections that have now been made.
+        case connectionsRestored([NodeConnection])
+    }
+
+    public enum Outcome: Equatable {
+        /// `requestStop` was called (a signal, `--duration`).
+        case stopped
+        /// The server went away and reconnecting was not asked for.
+        case serverGone
+    }
+
+    public let settings: NodeSettings
+    public let reconnect: Bool
+    public let retryIntervalSeconds: Double
+    private let stopSwitch = StopSwitch()
+
+    public init(settings: NodeSettings, reconnect: Bool, retryIntervalSeconds: Double = 2) {
+        self.settings = settings
+        self.reconnect = reconnect
+        self.retryIntervalSeconds = retryIntervalSeconds
+    }
+
+    /// Ends `run` soon, from any thread (a signal handler's queue, say).
+    public var stopRequester: @Sendable () -> Void { stopSwitch.request }
+
+    /// Runs until stopped, or until the server goes away without `reconnect`.
+    /// Throws what the first start throws, and what a reopened node throws
+    /// for a reason other than an unreachable server (say, `--freq` above the
+    /// new server's Nyquist frequency).
+    public func run(_ handle: (Event) -> Void) async throws -> Outcome {
+        var node = try Node(settings: settings)
+        var timeOffsetSeconds = 0.0
+        var reconnected = false
+        var pending: [NodeConnection] = []
+        while true {
+            stopSwitch.attach(node.stopRequester)
+            handle(.opened(node, reconnected: reconnected))
+            if !pending.isEmpty { handle(.connectionsPending(pending)) }
+            var connections = node.connections()
+            var lastSnapshotSeconds = 0.0
+            var serverGone = false
+            events: for await event in node.events {
+                switch event {
+                case .report(var report):
+                    report.timeSeconds += timeOffsetSeconds
+                    handle(.report(report))
+                    // Follow the graph as people rewire it (about once a second),
+                    // so a restart restores what was there just before.
+                    if report.timeSeconds - lastSnapshotSeconds >= 1 {
+                        lastSnapshotSeconds = report.timeSeconds
+                        if !pending.isEmpty {
+                            let still = node.restore(pending)
+                            let made = pending.filter { !still.contains($0) }
+                            if !made.isEmpty { handle(.connectionsRestored(made)) }
+                            pending = still
+                        }
+                        connections = node.connections()
+                    }
+                case .trouble(let xruns, let overflows, let dropped):
+                    handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
+                case .serverGone:
+                    serverGone = true
+                    break events
+                }
+            }
+            timeOffsetSeconds += Double(node.engine.renderedFrames.load(ordering: .relaxed)) / node.engine.sampleRateHz
+            node.stop()
+            stopSwitch.attach(nil)
+            guard serverGone, !stopSwitch.isRequested else { return .stopped }
+            handle(.serverGone(retrying: reconnect))
+            guard reconnect else { return .serverGone }
+            guard let reopened = try await reopen() else { return .stopped }
+            node = reopened
+            reconnected = true
+            pending = node.restore(Set(connections + pending).sorted())
+        }
+    }
+
+    /// A new node with the same settings once a server answers; nil when a
+    /// stop was requested first. Connections are restored by the caller, so
+    /// the settings' own connections are left to it.
+    private func reopen() async throws -> Node? {
+        var settings = self.settings
+        settings.connectIn = []
+        settings.connectOut = []
+        settings.loopback = false
+        while !stopSwitch.isRequested {
+            let deadline = Date().addingTimeInterval(retryIntervalSeconds)
+            while Date() < deadline {
+                if stopSwitch.isRequested { return nil }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            guard JackClient.serverIsReachable(serverName: settings.serverName) else { continue }
+            do {
+                return try Node(settings: settings)
+            } catch let error as JackError {
+                // The server may have gone again between the probe and the open.
+                if case .serverUnreachable = error { continue }
+                throw error
+            }
+        }
+        return nil
+    }
+}
+
+/// One connection of ours, described by the other end, so it survives our
+/// ports being renamed (a reopened client may be called `tonenode-01`).
+public enum NodeConnection: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// That port feeds our `in`.
+    case intoInput(from: String)
+    /// Our `out` feeds that port.
+    case fromOutput(to: String)
+    /// Our `out` feeds our own `in`.
+    case selfLoop
+
+    public var description: String {
+        switch self {
+        case .intoInput(let port): "\(port) → in"
+        case .fromOutput(let port): "out → \(port)"
+        case .selfLoop: "out → in"
+        }
+    }
+}
+
+extension Node {
+    /// Every connection our ports have now, whoever made it.
+    public func connections() -> [NodeConnection] {
+        let intoInput = client.connections(ofPort: inputPortName).map {
+            $0 == outputPortName ? NodeConnection.selfLoop : .intoInput(from: $0)
+        }
+        let fromOutput = client.connections(ofPort: outputPortName).filter { $0 != inputPortName }.map {
+            NodeConnection.fromOutput(to: $0)
+        }
+        return intoInput + fromOutput
+    }
+
+    /// Makes each connection; returns those that could not be made yet.
+    func restore(_ connections: [NodeConnection]) -> [NodeConnection] {
+        connections.filter { connection in
+            let (source, destination) = switch connection {
+            case .intoInput(let port): (port, inputPortName)
+            case .fromOutput(let port): (outputPortName, port)
+            case .selfLoop: (outputPortName, inputPortName)
+            }
+            return (try? client.connect(from: source, to: destination)) == nil
+        }
+    }
+}
+
+/// A stop request that reaches whichever node is running.
+final class StopSwitch: Sendable {
+    private let requested = Atomic<Bool>(false)
+    private let current = Mutex<(@Sendable () -> Void)?>(nil)
+
+    var isRequested: Bool { requested.load(ordering: .acquiring) }
+
+    func attach(_ stop: (@Sendable () -> Void)?) {
+        current.withLock { $0 = stop }
+        if stop != nil && isRequested { stop?() }
+    }
+
+    @Sendable func request() {
+        requested.store(true, ordering: .releasing)
+        current.withLock { $0?() }
+    }
+}
