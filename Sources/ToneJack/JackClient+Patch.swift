@@ -26,21 +26,3 @@ extension JackClient {
         return wanted
     }
 }
-
-extension JackClient {
-    /// Every audio connection on the server, as (output port, input port).
-    public func connectionList() -> [(String, String)] {
-        var result: [(String, String)] = []
-        for source in audioPortNames(outputs: true) {
-            guard let port = jack_port_by_name(handle, source),
-                  let list = jack_port_get_all_connections(handle, port) else { continue }
-            defer { jack_free(list) }
-            var index = 0
-            while let entry = list[index] {
-                result.append((source, String(cString: entry)))
-                index += 1
-            }
-        }
-        return result
-    }
-}

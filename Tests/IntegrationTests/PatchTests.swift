@@ -1,32 +1,30 @@
-import CJack
 import Foundation
 import Testing
-import ToneJack
 
-/// A JACK client that only owns ports (no process callback), standing in for
-/// a tool in the graph. Not part of the product.
-final class PortHolder {
-    let client: OpaquePointer
-
-    init(name: String, server: String, inputs: [String], outputs: [String]) throws {
-        var status = jack_status_t(rawValue: 0)
-        guard let client = tn_client_open(name, JackNoStartServer, &status, server) else {
-            throw JackError.serverUnreachable(server: server)
-        }
-        self.client = client
-        for port in inputs { _ = jack_port_register(client, port, JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0) }
-        for port in outputs { _ = jack_port_register(client, port, JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0) }
-        guard jack_activate(client) == 0 else { throw JackError.activationFailed }
-    }
-
-    deinit { jack_client_close(client) }
+/// A running `tonenode run` under the given client name (ports `in`, `out`), waited for until its ports exist.
+func liveNode(_ name: String, server: String) throws -> LiveCommand {
+    let node = try LiveCommand(["run", "-s", server, "-n", name, "--mute"])
+    try waitForPort("\(name):out", server: server)
+    return node
 }
 
-/// Every connection on the server as "source -> destination", read back with `jack_lsp -c`'s twin, the JACK API.
-func allConnections(server: String) throws -> Set<String> {
-    let observer = try JackClient(name: "observer", serverName: server)
-    defer { observer.close() }
-    return Set(observer.connectionList().map { "\($0.0) -> \($0.1)" })
+/// Every connection on the server as "output -> input", read back with `jack_lsp -c`.
+func connectionSet(server: String) throws -> Set<String> {
+    // `jack_lsp -p`: each port line is followed by "\tproperties: output,…" or "input,…".
+    var outputs = Set<String>()
+    var port = ""
+    for line in try runCommand(["-s", server, "-p"], executable: "/usr/bin/jack_lsp").stdoutLines {
+        if line.hasPrefix("\t") || line.hasPrefix(" ") {
+            if line.contains("properties: output") { outputs.insert(port) }
+        } else {
+            port = line
+        }
+    }
+    var result = Set<String>()
+    for (port, peers) in try connectionsOnServer(server) where outputs.contains(port) {
+        for peer in peers { result.insert("\(port) -> \(peer)") }
+    }
+    return result
 }
 
 var patchesDirectory: String {
@@ -39,22 +37,22 @@ extension JackServerTests {
     struct PatchTests {
         @Test func selfTestLoopbackConnectsOutToIn() throws {
             let server = try startServer()
-            let node = try PortHolder(name: "tonenode", server: server.name, inputs: ["in"], outputs: ["out"])
-            let decoy = try PortHolder(name: "tonenode2", server: server.name, inputs: ["in"], outputs: ["out"])
+            let node = try liveNode("tonenode", server: server.name)
+            let decoy = try liveNode("tonenode2", server: server.name)
             let result = try runCommand(["patch", "-s", server.name, patchesDirectory + "/selftest-loopback.xml"])
             #expect(result.status == 0, "\(result.stderr)")
             // Anchored: "tonenode" must not match "tonenode2".
-            #expect(try allConnections(server: server.name) == ["tonenode:out -> tonenode:in"])
+            #expect(try connectionSet(server: server.name) == ["tonenode:out -> tonenode:in"])
             withExtendedLifetime((node, decoy)) {}
         }
 
         @Test func chainGoesThroughTheToolUnderTest() throws {
             let server = try startServer()
-            let node = try PortHolder(name: "tonenode", server: server.name, inputs: ["in"], outputs: ["out"])
-            let tool = try PortHolder(name: "dut", server: server.name, inputs: ["input"], outputs: ["output"])
+            let node = try liveNode("tonenode", server: server.name)
+            let tool = try liveNode("dut", server: server.name)
             let result = try runCommand(["patch", "-s", server.name, patchesDirectory + "/chain-through-dut.xml"])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(try allConnections(server: server.name) == ["tonenode:out -> dut:input", "dut:output -> tonenode:in"])
+            #expect(try connectionSet(server: server.name) == ["tonenode:out -> dut:in", "dut:out -> tonenode:in"])
             withExtendedLifetime((node, tool)) {}
         }
 
@@ -62,7 +60,7 @@ extension JackServerTests {
             let server = try startServer()
             let result = try runCommand(["patch", "-s", server.name, patchesDirectory + "/monitor-capture.xml"])
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(try allConnections(server: server.name)
+            #expect(try connectionSet(server: server.name)
                     == ["system:capture_1 -> system:playback_1", "system:capture_1 -> system:playback_2"])
         }
 
