@@ -4,9 +4,10 @@ import ToneJack
 
 /// A private `jackd` (dummy backend) for one test, stopped by PID when released.
 func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000,
-                 name: String = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))") throws -> PrivateJackServer {
+                 name: String = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+                 driverArguments: [String] = []) throws -> PrivateJackServer {
     return try PrivateJackServer(name: name, sampleRateHz: sampleRateHz, periodFrames: periodFrames,
-                                 logFile: NSTemporaryDirectory() + "\(name).log")
+                                 logFile: NSTemporaryDirectory() + "\(name).log", driverArguments: driverArguments)
 }
 
 /// The directory holding the built products (`tonenode`), next to the test bundle.
@@ -176,3 +177,19 @@ final class LiveCommand {
         return (process.terminationStatus, process.terminationReason)
     }
 }
+
+/// A seeded generator (SplitMix64), so a failing random case can be reproduced.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A figure a test measured, printed so the run shows it (README quotes them).
+func report(_ line: String) { print("[measured] \(line)") }
