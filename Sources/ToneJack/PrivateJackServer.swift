@@ -23,6 +23,7 @@ public final class PrivateJackServer: @unchecked Sendable {
         guard let jackd = Self.findExecutable("jackd") else {
             throw StartError(description: "jackd not found on PATH: install it (Debian: apt-get install jackd2)")
         }
+        JackRegistry.reclaimDeadServerSlots()
         self.name = name
         self.sampleRateHz = sampleRateHz
         self.periodFrames = periodFrames
@@ -51,10 +52,7 @@ public final class PrivateJackServer: @unchecked Sendable {
                 stop()
                 let log = logFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
                 if log.contains("Too many servers") {
-                    // jack2 keeps 8 server slots in /dev/shm/jack-shm-registry and
-                    // never frees the slot of a jackd that was killed with SIGKILL.
-                    throw StartError(description: "jackd '\(name)' refused to start: JACK's server registry is full "
-                                     + "of killed servers; with no jackd running, remove /dev/shm/jack-shm-registry")
+                    throw StartError(description: "jackd '\(name)' refused to start: eight JACK servers are running already")
                 }
                 throw StartError(description: "jackd '\(name)' did not come up within \(timeoutSeconds) s")
             }

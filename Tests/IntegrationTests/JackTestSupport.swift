@@ -88,12 +88,17 @@ func nodeSettings(_ server: PrivateJackServer, client: String) -> NodeSettings {
     return settings
 }
 
+// jackd2's example tools are given the server in $JACK_DEFAULT_SERVER, never
+// with `-s`: jack_lsp 1.9.21 copies the `-s` argument into a buffer one byte
+// short, and with some name lengths glibc aborts it ("malloc assertion failure").
+
 /// Waits (bounded) until a port exists on the server (or, `toExist: false`, is gone).
 func waitForPort(_ port: String, server: String, toExist: Bool = true, timeoutSeconds: Double = 5) throws {
     let deadline = Date().addingTimeInterval(timeoutSeconds)
     var last: CommandResult?
     while Date() < deadline {
-        let result = try runCommand(["-s", server], executable: "/usr/bin/jack_lsp", timeoutSeconds: 5)
+        let result = try runCommand([], executable: "/usr/bin/jack_lsp", environment: ["JACK_DEFAULT_SERVER": server],
+                                    timeoutSeconds: 5)
         if result.stdoutLines.contains(port) == toExist { return }
         last = result
         usleep(50_000)
@@ -106,7 +111,8 @@ func waitForPort(_ port: String, server: String, toExist: Bool = true, timeoutSe
 func connectionsOnServer(_ server: String) throws -> [String: Set<String>] {
     var connections: [String: Set<String>] = [:]
     var current = ""
-    for line in try runCommand(["-s", server, "-c"], executable: "/usr/bin/jack_lsp").stdoutLines {
+    for line in try runCommand(["-c"], executable: "/usr/bin/jack_lsp",
+                               environment: ["JACK_DEFAULT_SERVER": server]).stdoutLines {
         if line.hasPrefix("   ") {
             connections[current, default: []].insert(String(line.dropFirst(3)))
         } else {
