@@ -37,13 +37,14 @@ public final class NodeSupervisor {
         case serverGone
     }
 
-    public let settings: NodeSettings
     public let reconnect: Bool
     public let retryIntervalSeconds: Double
     private let stopSwitch = StopSwitch()
+    /// The settings as controls have changed them, and the running engine.
+    private let live: LiveControls
 
     public init(settings: NodeSettings, reconnect: Bool, retryIntervalSeconds: Double = 2) {
-        self.settings = settings
+        live = LiveControls(settings: settings)
         self.reconnect = reconnect
         self.retryIntervalSeconds = retryIntervalSeconds
     }
@@ -51,17 +52,26 @@ public final class NodeSupervisor {
     /// Ends `run` soon, from any thread (a signal handler's queue, say).
     public var stopRequester: @Sendable () -> Void { stopSwitch.request }
 
+    /// Applies a control command from any thread: to the running engine (a
+    /// click-free glide) and to the settings a reopened node will use. A
+    /// command that cannot apply throws and changes nothing.
+    public var controller: @Sendable (ControlCommand) throws(ControlCommand.Problem) -> Void { live.apply }
+
+    /// The settings as they are now (after any control commands).
+    public var settings: NodeSettings { live.settings }
+
     /// Runs until stopped, or until the server goes away without `reconnect`.
     /// Throws what the first start throws, and what a reopened node throws
     /// for a reason other than an unreachable server (say, `--freq` above the
     /// new server's Nyquist frequency).
     public func run(_ handle: (Event) -> Void) async throws -> Outcome {
-        var node = try Node(settings: settings)
+        var node = try Node(settings: live.settings)
         var timeOffsetSeconds = 0.0
         var reconnected = false
         var pending: [NodeConnection] = []
         while true {
             stopSwitch.attach(node.stopRequester)
+            live.attach(node.engine)
             handle(.opened(node, reconnected: reconnected))
             if !pending.isEmpty { handle(.connectionsPending(pending)) }
             var connections = node.connections()
@@ -92,6 +102,7 @@ public final class NodeSupervisor {
                 }
             }
             timeOffsetSeconds += Double(node.engine.renderedFrames.load(ordering: .relaxed)) / node.engine.sampleRateHz
+            live.attach(nil)
             node.stop()
             stopSwitch.attach(nil)
             guard serverGone, !stopSwitch.isRequested else { return .stopped }
@@ -108,7 +119,7 @@ public final class NodeSupervisor {
     /// stop was requested first. Connections are restored by the caller, so
     /// the settings' own connections are left to it.
     private func reopen() async throws -> Node? {
-        var settings = self.settings
+        var settings = live.settings
         settings.connectIn = []
         settings.connectOut = []
         settings.loopback = false
@@ -171,6 +182,31 @@ extension Node {
             case .selfLoop: (outputPortName, inputPortName)
             }
             return (try? client.connect(from: source, to: destination)) == nil
+        }
+    }
+}
+
+/// Control commands meet the running engine and the remembered settings here.
+final class LiveControls: Sendable {
+    private struct State {
+        var settings: NodeSettings
+        var engine: Engine?
+    }
+    private let state: Mutex<State>
+
+    init(settings: NodeSettings) { state = Mutex(State(settings: settings, engine: nil)) }
+
+    var settings: NodeSettings { state.withLock { $0.settings } }
+
+    func attach(_ engine: Engine?) { state.withLock { $0.engine = engine } }
+
+    @Sendable func apply(_ command: ControlCommand) throws(ControlCommand.Problem) {
+        try state.withLock { (state: inout State) throws(ControlCommand.Problem) in
+            let rate = state.engine?.sampleRateHz ?? .infinity
+            let changed = try command.applied(to: state.settings, sampleRateHz: rate)
+            state.settings = changed
+            state.engine?.setFrequency(changed.frequencyHz)
+            state.engine?.setAmplitude(changed.amplitude)
         }
     }
 }

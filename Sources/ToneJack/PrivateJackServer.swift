@@ -19,17 +19,18 @@ public final class PrivateJackServer: @unchecked Sendable {
     /// waits until a client can connect.
     public init(name: String = "tonenode-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
                 sampleRateHz: Int = 48000, periodFrames: Int = 256, timeoutSeconds: Double = 10,
-                logFile: String? = nil) throws {
+                logFile: String? = nil, driverArguments: [String] = []) throws {
         guard let jackd = Self.findExecutable("jackd") else {
             throw StartError(description: "jackd not found on PATH: install it (Debian: apt-get install jackd2)")
         }
+        JackRegistry.reclaimDeadServerSlots()
         self.name = name
         self.sampleRateHz = sampleRateHz
         self.periodFrames = periodFrames
         process = Process()
         process.executableURL = URL(fileURLWithPath: jackd)
         process.arguments = ["-n", name, "--no-realtime", "-d", "dummy",
-                             "-r", String(sampleRateHz), "-p", String(periodFrames)]
+                             "-r", String(sampleRateHz), "-p", String(periodFrames)] + driverArguments
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_NO_AUDIO_RESERVATION"] = "1"
         process.environment = environment
@@ -49,6 +50,10 @@ public final class PrivateJackServer: @unchecked Sendable {
         while !JackClient.serverIsReachable(serverName: name) {
             guard process.isRunning, Date() < deadline else {
                 stop()
+                let log = logFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
+                if log.contains("Too many servers") {
+                    throw StartError(description: "jackd '\(name)' refused to start: eight JACK servers are running already")
+                }
                 throw StartError(description: "jackd '\(name)' did not come up within \(timeoutSeconds) s")
             }
             usleep(50_000)
@@ -57,8 +62,9 @@ public final class PrivateJackServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// SIGTERM by PID, then SIGKILL if it has not exited within 3 s.
-    public func stop() { process.terminateByPID(graceSeconds: 3) }
+    /// SIGTERM by PID, then SIGKILL if it has not exited within 10 s (a
+    /// SIGKILLed jackd leaves its slot in JACK's registry taken for good).
+    public func stop() { process.terminateByPID(graceSeconds: 10) }
 
     static func findExecutable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

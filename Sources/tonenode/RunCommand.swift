@@ -17,6 +17,9 @@ struct RunCommand: AsyncParsableCommand {
             the server's new rate and period, and restores its connections. \
             Exit status: 0 after SIGINT/SIGTERM/SIGHUP or --duration, 1 on an \
             error (or when the server goes away with --no-reconnect).
+            Control it by writing lines to its stdin: `freq HZ`, `level DBFS`, \
+            `mute on|off` (changes glide without clicks; a bad line is reported \
+            on stderr and ignored).
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions
@@ -45,6 +48,7 @@ struct RunCommand: AsyncParsableCommand {
         // Watch signals before the first open, so one during start-up is a clean stop too.
         let signals = SignalWatcher(onSignal: supervisor.stopRequester)
         defer { signals.cancel() }
+        ControlReader.start(apply: supervisor.controller)
         let output = NodeOutput(json: analysis.json, durationSeconds: duration, stop: supervisor.stopRequester)
         let outcome = try await supervisor.run(output.handle)
         if outcome == .serverGone { throw ExitCode.failure }
@@ -76,6 +80,25 @@ struct NodeOutput {
         case .connectionsRestored(let connections):
             Console.err("restored: " + connections.map(\.description).joined(separator: ", "))
         }
+    }
+}
+
+/// Reads control commands from stdin, one per line, on a thread of its own,
+/// for as long as stdin is open. A bad line is one error line on stderr; the
+/// node keeps running with its previous settings.
+enum ControlReader {
+    static func start(apply: @escaping @Sendable (ControlCommand) throws(ControlCommand.Problem) -> Void) {
+        let thread = Thread {
+            while let line = readLine() {
+                do throws(ControlCommand.Problem) {
+                    if let command = try ControlCommand.parse(line) { try apply(command) }
+                } catch {
+                    Console.err("error: " + error.description)
+                }
+            }
+        }
+        thread.name = "tonenode-control"
+        thread.start()
     }
 }
 

@@ -27,12 +27,12 @@ struct BadFileTests {
           arguments: ["empty", "header only", "random bytes", "RIFF header, garbage after"])
     func unreadable(kind: String) throws {
         let wav = try Self.toneWAV()
-        var generator = SeededBytes(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let bytes: Data = switch kind {
         case "empty": Data()
         case "header only": wav.prefix(44)
-        case "random bytes": Data((0..<100_000).map { _ in generator.next() })
-        default: wav.prefix(12) + Data((0..<100_000).map { _ in generator.next() })
+        case "random bytes": Data((0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        default: wav.prefix(12) + Data((0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         }
         let result = try Self.analyze(bytes)
         #expect(result.status == 1, "stdout: \(result.stdout.prefix(300))")
@@ -60,18 +60,5 @@ struct BadFileTests {
         for report in result.stdoutLines.compactMap(parseReport) {
             #expect(abs((report["freq_hz"] as? Double ?? 0) - 1234.5) < 0.001)
         }
-    }
-}
-
-/// Seeded bytes (SplitMix64), so a failing garbage file can be reproduced.
-struct SeededBytes {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt8 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt8(truncatingIfNeeded: z ^ (z >> 31))
     }
 }

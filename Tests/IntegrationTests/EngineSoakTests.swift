@@ -9,8 +9,9 @@ import ToneJack
 ///
 /// CI runs `TONENODE_ENGINE_SOAK_SECONDS` (default 600: about 3 s) seconds of 48 kHz audio; the
 /// hour-equivalent is `TONENODE_ENGINE_SOAK_SECONDS=3600 swift test --filter EngineSoakTests`.
-/// No JACK server is involved, but the suite is serialized with the JACK tests
-/// so that no other test opens or closes file descriptors while this one counts them.
+/// No JACK server is involved. Memory and file descriptors are not checked
+/// here (the unit tests run beside it in this process and move both); the
+/// process-level `SoakTests` checks them on `tonenode run` itself.
 extension JackServerTests {
     @Suite("Engine soak: an hour-equivalent of audio through the RT half, a new frequency every second")
     struct EngineSoakTests {
@@ -25,11 +26,10 @@ extension JackServerTests {
             return (100 + 19_000 * fraction).rounded() + 0.25
         }
 
-        @Test("every second reads its frequency to 1 ppb; RSS within 1 MiB and no fd growth after warm-up")
+        @Test("every second reads its frequency to 1 ppb, nothing overflows, every frame is rendered")
         func soak() throws {
             let seconds = ProcessInfo.processInfo.environment["TONENODE_ENGINE_SOAK_SECONDS"].flatMap(Int.init) ?? 600
-            let warmUpSeconds = 5
-            #expect(seconds > warmUpSeconds)
+            #expect(seconds > 0)
             let rate = Self.sampleRateHz
             let framesPerSecond = Int(rate)
             let engine = Engine(sampleRateHz: rate, frequencyHz: Self.frequencyHz(second: 0), amplitude: 0.5)
@@ -41,8 +41,6 @@ extension JackServerTests {
             defer { period.deallocate(); silence.deallocate(); tail.deallocate() }
             silence.initialize(repeating: 0, count: Self.periodFrames)
 
-            var baselineRSSBytes = 0
-            var baselineFDs = 0
             var worstRelativeError = 0.0
             var missed = 0
             for second in 0..<seconds {
@@ -72,36 +70,12 @@ extension JackServerTests {
                 } else {
                     missed += 1
                 }
-                if second == warmUpSeconds {
-                    baselineRSSBytes = Self.residentBytes()
-                    baselineFDs = Self.openFileDescriptors()
-                }
             }
-            let grownBytes = Self.residentBytes() - baselineRSSBytes
-            let fds = Self.openFileDescriptors()
-            print("soak: \(seconds) s of audio, worst relative frequency error \(worstRelativeError), "
-                + "RSS growth after warm-up \(grownBytes) bytes, fds \(baselineFDs) -> \(fds)")
+            print("soak: \(seconds) s of audio, worst relative frequency error \(worstRelativeError)")
             #expect(missed == 0)
             #expect(worstRelativeError <= 1e-9)
             #expect(engine.capture.overflowCount.load(ordering: .relaxed) == 0)
-            #expect(grownBytes <= 1 << 20)
-            #expect(fds == baselineFDs)
             #expect(engine.renderedFrames.load(ordering: .relaxed) == seconds * framesPerSecond)
-        }
-
-        /// VmRSS of this process, from /proc.
-        static func residentBytes() -> Int {
-            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
-            for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-                let kibibytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) } ?? -1
-                return kibibytes * 1024
-            }
-            return -1
-        }
-
-        /// Entries in /proc/self/fd.
-        static func openFileDescriptors() -> Int {
-            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
         }
     }
 }

@@ -4,9 +4,10 @@ import ToneJack
 
 /// A private `jackd` (dummy backend) for one test, stopped by PID when released.
 func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000,
-                 name: String = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))") throws -> PrivateJackServer {
+                 name: String = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+                 driverArguments: [String] = []) throws -> PrivateJackServer {
     return try PrivateJackServer(name: name, sampleRateHz: sampleRateHz, periodFrames: periodFrames,
-                                 logFile: NSTemporaryDirectory() + "\(name).log")
+                                 logFile: NSTemporaryDirectory() + "\(name).log", driverArguments: driverArguments)
 }
 
 /// The directory holding the built products (`tonenode`), next to the test bundle.
@@ -87,12 +88,17 @@ func nodeSettings(_ server: PrivateJackServer, client: String) -> NodeSettings {
     return settings
 }
 
+// jackd2's example tools are given the server in $JACK_DEFAULT_SERVER, never
+// with `-s`: jack_lsp 1.9.21 copies the `-s` argument into a buffer one byte
+// short, and with some name lengths glibc aborts it ("malloc assertion failure").
+
 /// Waits (bounded) until a port exists on the server (or, `toExist: false`, is gone).
 func waitForPort(_ port: String, server: String, toExist: Bool = true, timeoutSeconds: Double = 5) throws {
     let deadline = Date().addingTimeInterval(timeoutSeconds)
     var last: CommandResult?
     while Date() < deadline {
-        let result = try runCommand(["-s", server], executable: "/usr/bin/jack_lsp", timeoutSeconds: 5)
+        let result = try runCommand([], executable: "/usr/bin/jack_lsp", environment: ["JACK_DEFAULT_SERVER": server],
+                                    timeoutSeconds: 5)
         if result.stdoutLines.contains(port) == toExist { return }
         last = result
         usleep(50_000)
@@ -105,7 +111,8 @@ func waitForPort(_ port: String, server: String, toExist: Bool = true, timeoutSe
 func connectionsOnServer(_ server: String) throws -> [String: Set<String>] {
     var connections: [String: Set<String>] = [:]
     var current = ""
-    for line in try runCommand(["-s", server, "-c"], executable: "/usr/bin/jack_lsp").stdoutLines {
+    for line in try runCommand(["-c"], executable: "/usr/bin/jack_lsp",
+                               environment: ["JACK_DEFAULT_SERVER": server]).stdoutLines {
         if line.hasPrefix("   ") {
             connections[current, default: []].insert(String(line.dropFirst(3)))
         } else {
@@ -176,3 +183,19 @@ final class LiveCommand {
         return (process.terminationStatus, process.terminationReason)
     }
 }
+
+/// A seeded generator (SplitMix64), so a failing random case can be reproduced.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A figure a test measured, printed so the run shows it (README quotes them).
+func report(_ line: String) { print("[measured] \(line)") }

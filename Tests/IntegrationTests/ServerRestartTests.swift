@@ -24,7 +24,8 @@ extension JackServerTests {
             #expect(live.waitUntil(timeoutSeconds: 10) { Self.exactReports($0, after: 0, frequencyHz: 997).count >= 3 },
                     "stderr: \(live.stderr)")
             // Someone wires our out to the server's playback port by hand.
-            let wired = try runCommand(["-s", name, "phoenix:out", "system:playback_1"], executable: "/usr/bin/jack_connect")
+            let wired = try runCommand(["phoenix:out", "system:playback_1"], executable: "/usr/bin/jack_connect",
+                                       environment: ["JACK_DEFAULT_SERVER": name])
             #expect(wired.status == 0)
             usleep(1_500_000)  // more than the one-second connection snapshot
             let before = live.reports.compactMap { $0["time_s"] as? Double }.max() ?? 0

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import ToneJack
+
+@Suite("Control lines")
+struct ControlCommandParseTests {
+    @Test("good lines", arguments: [
+        ("freq 440", ControlCommand.frequency(hz: 440)), ("/tonenode/freq 1234.5", .frequency(hz: 1234.5)),
+        ("level -12", .level(dbfs: -12)), ("  level   0 ", .level(dbfs: 0)),
+        ("mute on", .mute(true)), ("mute 0", .mute(false)),
+    ])
+    func good(line: String, command: ControlCommand) throws {
+        #expect(try ControlCommand.parse(line) == command)
+    }
+
+    @Test("blank lines and comments are nothing", arguments: ["", "   ", "# freq 440"])
+    func nothing(line: String) throws {
+        #expect(try ControlCommand.parse(line) == nil)
+    }
+
+    @Test("bad lines are one sentence naming the line", arguments: [
+        "freq", "freq -1", "freq nan", "freq inf", "freq 440 880", "level 3", "level abc", "mute maybe", "bogus 1", "sweep 1 2 3",
+    ])
+    func bad(line: String) {
+        #expect(throws: ControlCommand.Problem.self) { try ControlCommand.parse(line) }
+        do { _ = try ControlCommand.parse(line) } catch { #expect(error.description.contains("'\(line)'")) }
+    }
+}
+
+extension JackServerTests {
+    @Suite("Controlling a running node on stdin")
+    struct StdinControlTests {
+        @Test("good lines retune it; bad lines are one error line each and change nothing")
+        func stdinControl() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let node = try StreamingCommand(["run", "-s", server.name, "-n", "ctl", "--json", "--hop", "2048",
+                                             "--connect-out", "ctl:in"])
+            defer { node.stop() }
+            func readsExactly(_ hz: Double, level: Double, after index: Int) -> Bool {
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline {
+                    let hits = node.lines(from: index).compactMap(parseReport).filter {
+                        abs(($0["freq_hz"] as? Double ?? 0) - hz) < 0.001 && abs(($0["level_dbfs"] as? Double ?? 0) - level) < 0.01
+                    }
+                    if hits.count >= 2 { return true }
+                    usleep(20_000)
+                }
+                return false
+            }
+            #expect(readsExactly(1000, level: -18, after: 0))
+            var mark = node.lineCount
+            node.send("freq 880")
+            node.send("level -6")
+            #expect(readsExactly(880, level: -6, after: mark))
+            for bad in ["freq 30000", "level 3", "bogus 1", "freq"] { node.send(bad) }
+            node.send("mute on")
+            node.send("mute off")
+            mark = node.lineCount
+            #expect(readsExactly(880, level: -6, after: mark), "still the last good settings")
+            let errors = node.stderr.split(separator: "\n").filter { $0.hasPrefix("tonenode: error:") }
+            #expect(errors.count == 4, "stderr: \(node.stderr)")
+            #expect(errors.first?.contains("Nyquist") == true)
+            #expect(node.isRunning)
+        }
+    }
+}
