@@ -13,7 +13,8 @@ func connectionSet(server: String) throws -> Set<String> {
     // `jack_lsp -p`: each port line is followed by "\tproperties: output,…" or "input,…".
     var outputs = Set<String>()
     var port = ""
-    for line in try runCommand(["-s", server, "-p"], executable: "/usr/bin/jack_lsp").stdoutLines {
+    for line in try runCommand(["-p"], executable: "/usr/bin/jack_lsp",
+                               environment: ["JACK_DEFAULT_SERVER": server]).stdoutLines {
         if line.hasPrefix("\t") || line.hasPrefix(" ") {
             if line.contains("properties: output") { outputs.insert(port) }
         } else {
