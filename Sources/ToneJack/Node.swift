@@ -1,4 +1,5 @@
 import CJack
+import Foundation
 import ToneDSP
 
 /// A running ToneNode: one JACK client with ports `in` and `out`, the engine on
@@ -72,6 +73,25 @@ public final class Node {
 
     deinit { stop() }
 
+    /// After the server has gone, closing the client talks to a dead server,
+    /// and libjack has been seen (rarely, under load) to block there. Close it
+    /// on a thread of its own and wait at most 2 s: on time, everything is
+    /// freed as usual; late, the client and the bridge it may still touch are
+    /// left behind (a few KiB, once per server loss) and the node is stopped.
+    private func stopAfterServerLoss() {
+        stopped = true
+        let closed = DispatchSemaphore(value: 0)
+        let client = UncheckedSendable(client)
+        Thread.detachNewThread {
+            client.value.close()
+            closed.signal()
+        }
+        let onTime = closed.wait(timeout: .now() + 2) == .success
+        worker.stop()
+        continuation.finish()
+        if onTime { tn_bridge_destroy(bridge) }
+    }
+
     /// A closure that ends `events` from any thread (a signal handler's
     /// queue, say); the owner then calls `stop()` on the main thread.
     public var stopRequester: @Sendable () -> Void {
@@ -86,10 +106,20 @@ public final class Node {
     /// worker and finishes `events`. Safe to call twice.
     public func stop() {
         guard !stopped else { return }
+        if tn_bridge_is_shutdown(bridge) != 0 {
+            stopAfterServerLoss()
+            return
+        }
         stopped = true
         client.close()
         worker.stop()
         continuation.finish()
         tn_bridge_destroy(bridge)
     }
+}
+
+/// Hands a main-thread object to one other thread that is its only user from then on.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

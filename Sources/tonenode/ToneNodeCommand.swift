@@ -10,7 +10,8 @@ struct ToneNodeCommand: AsyncParsableCommand {
             `run` is the node: a sine on port `out`, a report of what arrives on \
             port `in`. `analyze` runs the same detector on a file. `demo` wires the \
             node to itself (starting a private dummy JACK server if none is running) \
-            and checks that every tone it plays is identified.
+            and checks that every tone it plays is identified. `patch` applies a \
+            qjackctl patchbay file.
             Exit status: 0 success, 1 runtime error (no server, unreadable file, …), \
             64 bad command-line option.
             """,
