@@ -69,7 +69,12 @@ struct SlidingMedian: ~Copyable {
 
     private mutating func insert(_ value: Double) {
         let index = lowerBound(value)
-        (sorted + index + 1).update(from: sorted + index, count: count - index)   // overlapping: memmove
+        // The window is a few dozen values: a plain shift beats a memmove call.
+        var position = count
+        while position > index {
+            sorted[position] = sorted[position - 1]
+            position -= 1
+        }
         sorted[index] = value
         count += 1
     }
@@ -79,7 +84,7 @@ struct SlidingMedian: ~Copyable {
         // safe: every value removed was inserted before, and the values are
         // finite (the estimator checks), so an equal one is at `index`.
         precondition(index < count && sorted[index] == value, "removing a value the window does not hold")
-        (sorted + index).update(from: sorted + index + 1, count: count - index - 1)
+        for position in index..<(count - 1) { sorted[position] = sorted[position + 1] }
         count -= 1
     }
 }
