@@ -11,12 +11,17 @@
 
 #include <jack/jack.h>
 #include <jack/types.h>
+#include <jack/metadata.h>
+#include <jack/uuid.h>
 #include <semaphore.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define TN_MAX_CHANNELS 8
 
@@ -155,6 +160,44 @@ static inline int tn_bridge_wait(tn_bridge *b, int timeout_ms) {
     // Collapse a backlog of posts into one wake-up.
     while (sem_trywait(&b->wake) == 0) {}
     return 1;
+}
+
+// MARK: - Metadata (main thread)
+
+/// Sets JACK_METADATA_PRETTY_NAME on the client itself. Returns 0 on success.
+static inline int tn_set_client_pretty_name(jack_client_t *client, const char *pretty) {
+    char *uuid_text = jack_get_uuid_for_client_name(client, jack_get_client_name(client));
+    if (uuid_text == NULL) return -1;
+    jack_uuid_t uuid;
+    int parsed = jack_uuid_parse(uuid_text, &uuid);
+    jack_free(uuid_text);
+    if (parsed != 0) return -1;
+    return jack_set_property(client, uuid, JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
+}
+
+/// Sets JACK_METADATA_PRETTY_NAME on one of the client's ports. Returns 0 on success.
+static inline int tn_set_port_pretty_name(jack_client_t *client, jack_port_t *port, const char *pretty) {
+    return jack_set_property(client, jack_port_uuid(port), JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
+}
+
+/// Removes every property this client set on itself and on the given ports.
+static inline void tn_remove_metadata(jack_client_t *client, jack_port_t *const *ports, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        if (ports[i] != NULL) jack_remove_properties(client, jack_port_uuid(ports[i]));
+    }
+    char *uuid_text = jack_get_uuid_for_client_name(client, jack_get_client_name(client));
+    if (uuid_text == NULL) return;
+    jack_uuid_t uuid;
+    if (jack_uuid_parse(uuid_text, &uuid) == 0) jack_remove_properties(client, uuid);
+    jack_free(uuid_text);
+}
+
+/// Raises the nice value of the calling thread only (Linux: a thread is a
+/// task with its own nice value). The analysis worker calls it so that, on a
+/// server without real-time scheduling, it never competes with JACK's
+/// process threads for a core. Returns 0 on success.
+static inline int tn_renice_this_thread(int nice_value) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
 }
 
 /// Silences JACK's own error/info printing (ToneNode reports errors itself).

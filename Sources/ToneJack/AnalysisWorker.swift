@@ -20,6 +20,8 @@ final class AnalysisWorker: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     private var thread: Thread?
     private let scratchFrames = 8192
+    /// Nice value of the worker thread (0 is normal; higher yields to others).
+    static let niceValue: Int32 = 10
     private let scratch: UnsafeMutablePointer<Float>
 
     init(engine: Engine, analyzer: ToneAnalyzer, bridge: UnsafeMutablePointer<tn_bridge>,
@@ -54,6 +56,11 @@ final class AnalysisWorker: @unchecked Sendable {
 
     private func run() {
         Denormals.flushToZeroOnThisThread()
+        // Analysis can lag (the ring holds seconds); audio cannot. With
+        // real-time scheduling JACK's thread preempts us anyway; without it
+        // (`jackd --no-realtime`, the dummy backend) nice 10 keeps the worker
+        // from taking a core a process callback is waiting for.
+        _ = tn_renice_this_thread(Self.niceValue)
         var reportedXruns = 0, reportedOverflows = 0
         defer { finished.store(true, ordering: .releasing) }
         while !stopRequested.load(ordering: .acquiring) {

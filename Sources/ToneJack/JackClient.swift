@@ -8,6 +8,9 @@ public final class JackClient {
     /// The server name asked for (nil: `$JACK_DEFAULT_SERVER` or the default).
     public let serverName: String?
     private var isClosed = false
+    /// Ports that carry a pretty name, so `close` can remove it again.
+    private var namedPorts: [OpaquePointer?] = []
+    private var hasClientPrettyName = false
 
     /// Opens a client without ever starting a server (`JackNoStartServer`).
     public init(name: String, serverName: String?) throws {
@@ -30,12 +33,26 @@ public final class JackClient {
     public var bufferFrames: Int { Int(jack_get_buffer_size(handle)) }
 
     /// Registers a terminal audio port (ToneNode makes or consumes the audio; it passes nothing through).
-    func registerAudioPort(_ shortName: String, isInput: Bool) throws -> OpaquePointer {
+    /// - Parameter prettyName: shown by metadata-aware patchbays instead of the
+    ///   stable ASCII `shortName`; removed again by `close`.
+    func registerAudioPort(_ shortName: String, isInput: Bool, prettyName: String? = nil) throws -> OpaquePointer {
         let flags = (isInput ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue) | JackPortIsTerminal.rawValue
         guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_AUDIO_TYPE, UInt(flags), 0) else {
             throw JackError.portRegistrationFailed(shortName)
         }
+        // Metadata is decoration: a server without a metadata store still runs the node.
+        if let prettyName, tn_set_port_pretty_name(handle, port, prettyName) == 0 {
+            namedPorts.append(port)
+        }
         return port
+    }
+
+    /// Sets the client's JACK metadata pretty name (removed again by `close`).
+    /// Returns whether the server stored it.
+    @discardableResult
+    func setPrettyName(_ prettyName: String) -> Bool {
+        hasClientPrettyName = tn_set_client_pretty_name(handle, prettyName) == 0
+        return hasClientPrettyName
     }
 
     /// Full name (`client:port`) of one of this client's ports.
@@ -77,10 +94,17 @@ public final class JackClient {
         guard jack_activate(handle) == 0 else { throw JackError.activationFailed }
     }
 
-    /// Deactivates and closes; safe to call twice.
-    public func close() {
+    /// Removes our metadata, deactivates and closes; safe to call twice.
+    /// - Parameter serverAlive: false after the server went away: its metadata
+    ///   went with it, so nothing is removed (and the dead server is not asked).
+    public func close(serverAlive: Bool = true) {
         guard !isClosed else { return }
         isClosed = true
+        if serverAlive && (hasClientPrettyName || !namedPorts.isEmpty) {
+            namedPorts.withUnsafeBufferPointer { ports in
+                tn_remove_metadata(handle, ports.baseAddress, UInt32(ports.count))
+            }
+        }
         jack_deactivate(handle)
         jack_client_close(handle)
     }

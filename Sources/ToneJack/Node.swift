@@ -34,8 +34,9 @@ public final class Node {
         let analyzer = ToneAnalyzer(estimator: estimator, hopFrames: settings.hopFrames)
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.amplitude)
-        let inPort = try client.registerAudioPort("in", isInput: true)
-        let outPort = try client.registerAudioPort("out", isInput: false)
+        client.setPrettyName("ToneNode")
+        let inPort = try client.registerAudioPort("in", isInput: true, prettyName: "ToneNode analyser input")
+        let outPort = try client.registerAudioPort("out", isInput: false, prettyName: "ToneNode tone output")
 
         guard let bridge = tn_bridge_create() else { throw JackError.callbackSetupFailed(0) }
         tn_bridge_set_channel(bridge, 0, inPort, outPort)
@@ -83,7 +84,7 @@ public final class Node {
         let closed = DispatchSemaphore(value: 0)
         let client = UncheckedSendable(client)
         Thread.detachNewThread {
-            client.value.close()
+            client.value.close(serverAlive: false)
             closed.signal()
         }
         let onTime = closed.wait(timeout: .now() + 2) == .success

@@ -115,6 +115,7 @@ final class StreamingCommand {
     }
 
     var isRunning: Bool { process.isRunning }
+    var processIdentifier: Int32 { process.processIdentifier }
     var lineCount: Int { lineStore.state.withLock { $0.lines.count } }
     func lines(from index: Int) -> ArraySlice<String> { lineStore.state.withLock { $0.lines[min(index, $0.lines.count)...] } }
     var stderr: String { (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? "" }

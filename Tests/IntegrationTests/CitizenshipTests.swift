@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+extension JackServerTests {
+    @Suite("A good JACK citizen")
+    struct CitizenshipTests {
+        /// `jack_property -l` output, as (subject, value) pairs of pretty names.
+        static func prettyNames(server: String) throws -> [String] {
+            let listing = try runCommand(["-l"], executable: "/usr/bin/jack_property",
+                                         environment: ["JACK_DEFAULT_SERVER": server], timeoutSeconds: 10)
+            return listing.stdoutLines.compactMap { line in
+                guard line.contains("metadata/pretty-name"), let range = line.range(of: "value: ") else { return nil }
+                let rest = line[range.upperBound...]
+                return String(rest.components(separatedBy: " type:").first ?? String(rest))
+            }
+        }
+
+        @Test("pretty names on the client and both ports while it runs, gone after it exits")
+        func prettyNamesComeAndGo() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let node = try StreamingCommand(["run", "-s", server.name, "-n", "citizen", "--hop", "4096"])
+            try waitForPort("citizen:out", server: server.name)
+            var names: [String] = []
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline {
+                names = try Self.prettyNames(server: server.name)
+                if names.count >= 3 { break }
+                usleep(50_000)
+            }
+            #expect(Set(names) == ["ToneNode", "ToneNode analyser input", "ToneNode tone output"], "\(names)")
+            node.stop()
+            try waitForPort("citizen:out", server: server.name, toExist: false)
+            #expect(try Self.prettyNames(server: server.name).isEmpty, "metadata removed on exit")
+        }
+
+        @Test("the analysis worker runs niced, below JACK's threads")
+        func workerIsNiced() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let node = try StreamingCommand(["run", "-s", server.name, "-n", "nicety", "--hop", "4096"])
+            defer { node.stop() }
+            try waitForPort("nicety:out", server: server.name)
+            // Every thread's nice value (field 19 of /proc/PID/task/TID/stat, after the command in parentheses).
+            let tasks = "/proc/\(node.processIdentifier)/task"
+            let niceValues = try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap { tid -> Int? in
+                guard let stat = try? String(contentsOfFile: "\(tasks)/\(tid)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return nil }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                return fields.count > 16 ? Int(fields[16]) : nil
+            }
+            #expect(niceValues.filter { $0 == 10 }.count == 1, "one worker at nice 10: \(niceValues)")
+            #expect(niceValues.filter { $0 >= 1 && $0 != 10 }.isEmpty, "\(niceValues)")
+        }
+    }
+}
