@@ -31,6 +31,10 @@ public final class JackClient {
     public var sampleRateHz: Int { Int(jack_get_sample_rate(handle)) }
     /// Frames per period of the server.
     public var bufferFrames: Int { Int(jack_get_buffer_size(handle)) }
+    /// The server's DSP load in percent (how much of each period the whole
+    /// graph's processing took, smoothed by JACK). Main thread.
+    /// `nil` once the client is closed.
+    public var dspLoadPercent: Double? { isClosed ? nil : Double(jack_cpu_load(handle)) }
 
     /// Registers a terminal audio port (ToneNode makes or consumes the audio; it passes nothing through).
     /// - Parameter prettyName: shown by metadata-aware patchbays instead of the

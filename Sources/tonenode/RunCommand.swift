@@ -25,6 +25,10 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "JACK") var jack: JackOptions
     @OptionGroup(title: "Tone") var tone: ToneOptions
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
+    @OptionGroup(title: "Tuning") var tuning: TuningOptions
+
+    @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
+    var plain = false
 
     @Option(help: ArgumentHelp("Stop after this many seconds of audio (default: run until stopped).",
                                valueName: "seconds"))
@@ -49,7 +53,11 @@ struct RunCommand: AsyncParsableCommand {
         let signals = SignalWatcher(onSignal: supervisor.stopRequester)
         defer { signals.cancel() }
         ControlReader.start(apply: supervisor.controller)
-        let output = NodeOutput(json: analysis.json, durationSeconds: duration, stop: supervisor.stopRequester)
+        let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
+        let output = NodeOutput(json: analysis.json, durationSeconds: duration, stop: supervisor.stopRequester,
+                                liveView: live ? LiveViewRenderer() : nil)
+        output.liveView?.update { $0.tuning = tuning.temperament }
+        defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
         if outcome == .serverGone { throw ExitCode.failure }
     }
@@ -60,26 +68,52 @@ struct NodeOutput {
     let json: Bool
     let durationSeconds: Double?
     let stop: @Sendable () -> Void
+    /// On a terminal: the view redrawn in place instead of one line per report.
+    let liveView: LiveViewRenderer?
 
     func handle(_ event: NodeSupervisor.Event) {
         switch event {
         case .opened(let node, let reconnected):
-            Console.err((reconnected ? "reconnected: " : "")
+            diagnostic((reconnected ? "reconnected: " : "")
                         + "client '\(node.client.name)' at \(node.client.sampleRateHz) Hz, "
                         + "\(node.client.bufferFrames) frames/period; "
                         + "ports \(node.inputPortName) (in), \(node.outputPortName) (out)")
+            liveView?.update(force: true) {
+                $0.clientName = node.client.name
+                $0.sampleRateHz = node.client.sampleRateHz
+                $0.periodFrames = node.client.bufferFrames
+            }
+            liveView?.dspLoadPercent = { [client = node.client] in client.dspLoadPercent }
         case .report(let report):
-            Console.out(json ? ReportFormatter.json(report) : ReportFormatter.human(report))
+            if let liveView {
+                liveView.update { $0.report = report }
+            } else {
+                Console.out(json ? ReportFormatter.json(report) : ReportFormatter.human(report))
+            }
             if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
         case .trouble(let xruns, let overflows, let dropped):
-            Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
+            if let liveView {
+                // The view shows the counts; no scrolling line per xrun.
+                liveView.update(force: true) {
+                    $0.xruns = xruns
+                    $0.overflows = overflows
+                }
+                return
+            }
+            diagnostic("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
         case .serverGone(let retrying):
-            Console.err("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+            diagnostic("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
         case .connectionsPending(let connections):
-            Console.err("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
+            diagnostic("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
         case .connectionsRestored(let connections):
-            Console.err("restored: " + connections.map(\.description).joined(separator: ", "))
+            diagnostic("restored: " + connections.map(\.description).joined(separator: ", "))
         }
+    }
+
+    /// One line on stderr; with a live view, above it.
+    private func diagnostic(_ line: String) {
+        guard let liveView else { return Console.err(line) }
+        liveView.printAbove { Console.err(line) }
     }
 }
 
