@@ -47,6 +47,12 @@ typedef struct tn_bridge {
     int32_t shutdown;
     uint32_t sample_rate;
     uint32_t buffer_size;
+    // Wake the worker only once this many frames have arrived since the last
+    // wake (0: every cycle). Set before activation; the worker can do nothing
+    // with less than a hop, and every sem_post to a waiting worker is a futex
+    // syscall and a context switch inside the period.
+    uint32_t wake_every_frames;
+    uint32_t frames_since_wake;  // JACK thread only
 } tn_bridge;
 
 // jack_client_open is variadic; Swift cannot call it directly.
@@ -96,7 +102,11 @@ static inline int tn_process(jack_nframes_t nframes, void *arg) {
         b->render(b->engine, b->in_bufs, b->out_bufs, b->channels, nframes);
     }
     __atomic_fetch_add(&b->cycles, 1, __ATOMIC_RELEASE);
-    sem_post(&b->wake);
+    b->frames_since_wake += nframes;
+    if (b->frames_since_wake >= b->wake_every_frames) {
+        b->frames_since_wake = 0;
+        sem_post(&b->wake);
+    }
     return 0;
 }
 

@@ -43,6 +43,8 @@ public final class Node {
         tn_bridge_set_render(bridge, toneNodeRenderFunction, Unmanaged.passUnretained(engine).toOpaque())
         bridge.pointee.sample_rate = UInt32(client.sampleRateHz)
         bridge.pointee.buffer_size = UInt32(client.bufferFrames)
+        // The worker reports once per hop: waking it more often only costs the JACK thread syscalls.
+        bridge.pointee.wake_every_frames = UInt32(clamping: settings.hopFrames)
         let installed = tn_bridge_install(client.handle, bridge)
         guard installed == 0 else {
             tn_bridge_destroy(bridge)
