@@ -16,6 +16,8 @@ public final class Engine: @unchecked Sendable {
     private let oscillator: UnsafeMutablePointer<Oscillator>
     /// Input hand-over to the worker.
     public let capture: InputCapture
+    /// Pre-rendered audio (modem transmissions, test signals) added to `out`.
+    public let player: SamplePlayer
     private let targetIncrement = Atomic<UInt64>(0)
     private let targetAmplitudeBits = Atomic<UInt64>(0)
     /// Frames rendered since activation (audio thread writes).
@@ -25,8 +27,9 @@ public final class Engine: @unchecked Sendable {
     /// - Parameters:
     ///   - rampSeconds: length of frequency/level ramps (click-free changes).
     ///   - captureSeconds: how much input the ring holds before it overflows.
+    ///   - playbackSeconds: how much pre-rendered audio can be queued ahead.
     public init(sampleRateHz: Double, frequencyHz: Double, amplitude: Double,
-                rampSeconds: Double = 0.01, captureSeconds: Double = 4) {
+                rampSeconds: Double = 0.01, captureSeconds: Double = 4, playbackSeconds: Double = 4) {
         self.sampleRateHz = sampleRateHz
         oscillator = .allocate(capacity: 1)
         var osc = Oscillator(rampFrames: max(1, Int(rampSeconds * sampleRateHz)))
@@ -34,6 +37,7 @@ public final class Engine: @unchecked Sendable {
         osc.reset(increment: increment, amplitude: amplitude)
         oscillator.initialize(to: osc)
         capture = InputCapture(capacityFrames: Int(captureSeconds * sampleRateHz))
+        player = SamplePlayer(capacityFrames: Int(playbackSeconds * sampleRateHz))
         targetIncrement.store(increment, ordering: .releasing)
         targetAmplitudeBits.store(amplitude.bitPattern, ordering: .releasing)
     }
@@ -59,7 +63,8 @@ public final class Engine: @unchecked Sendable {
 
     // MARK: - Audio thread
 
-    /// One JACK period: the tone into `output`, `input` into the capture ring.
+    /// One JACK period: the tone and any queued audio into `output`, `input`
+    /// into the capture ring.
     /// Audio thread only.
     @_noLocks
     public func render(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
@@ -67,6 +72,7 @@ public final class Engine: @unchecked Sendable {
         let amplitude = Double(bitPattern: targetAmplitudeBits.load(ordering: .acquiring))
         oscillator.pointee.glide(toIncrement: increment, amplitude: amplitude)
         oscillator.pointee.render(into: output, frames: frames)
+        player.mix(into: output, frames: frames)
         capture.capture(input, count: frames)
         renderedFrames.wrappingAdd(frames, ordering: .relaxed)
     }
