@@ -129,3 +129,41 @@ extension JackServerTests {
         }
     }
 }
+
+extension JackServerTests {
+    @Suite("Pre-rendered audio played through a real JACK server")
+    struct PlaybackTests {
+        @Test("samples queued on the control side come out of `out`, in order and whole, and play() returns after the last")
+        func playsQueuedSamples() async throws {
+            let server = try startServer(periodFrames: 128)
+            defer { server.stop() }
+            var settings = nodeSettings(server, client: "player")
+            settings.muted = true
+            settings.loopback = true
+            let node = try Node(settings: settings)
+            defer { node.stop() }
+            // Longer than the queue (4 s), so play() has to top it up as it drains.
+            let rate = node.engine.sampleRateHz
+            let tone = (0..<Int(5 * rate)).map { Float(0.25 * sin(2 * Double.pi * 1500 * Double($0) / rate)) }
+            let startFrames = node.engine.renderedFrames.load(ordering: .relaxed)
+            let done = await node.play(tone)
+            let elapsedFrames = node.engine.renderedFrames.load(ordering: .relaxed) - startFrames
+            #expect(done)
+            #expect(elapsedFrames >= tone.count && elapsedFrames < tone.count + Int(rate), "\(elapsedFrames)")
+            let drained = node.engine.player.isDrained
+            #expect(drained)
+            // The loop heard a 1500 Hz tone at 0.25 peak (-12.04 dBFS) while it played.
+            var heard: [ToneReading] = []
+            for await event in node.events {
+                guard case .report(let report) = event else { continue }
+                if report.reading.frequencyHz != nil { heard.append(report.reading) }
+                if heard.count >= 20 || report.reading.frequencyHz == nil && !heard.isEmpty { break }
+            }
+            #expect(heard.count >= 20)
+            for reading in heard.suffix(10) {
+                #expect(abs((reading.frequencyHz ?? 0) - 1500) < 0.001)
+                #expect(abs((reading.levelDBFS ?? 0) - 20 * log10(0.25)) < 0.01)
+            }
+        }
+    }
+}
