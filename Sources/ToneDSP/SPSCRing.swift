@@ -80,19 +80,7 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
     /// - Returns: how many were copied.
     public func read<Element: BitwiseCopyable>(into destination: UnsafeMutablePointer<Element>, maxCount: Int) -> Int {
         precondition(MemoryLayout<Element>.stride == stride, "ring read with the wrong element type")
-        let read = readIndex.load(ordering: .relaxed)
-        let write = writeIndex.load(ordering: .acquiring)
-        let count = min(maxCount, write - read)
-        guard count > 0 else { return 0 }
-        let start = read & mask
-        let first = min(count, capacity - start)
-        let bytes = UnsafeMutableRawPointer(destination)
-        bytes.copyMemory(from: storage + start * stride, byteCount: first * stride)
-        if first < count {
-            (bytes + first * stride).copyMemory(from: storage, byteCount: (count - first) * stride)
-        }
-        readIndex.store(read + count, ordering: .releasing)
-        return count
+        return readRaw(into: UnsafeMutableRawPointer(destination), maxCount: maxCount)
     }
 
     /// Copies up to `maxCount` elements out as raw bytes, for a consumer on
