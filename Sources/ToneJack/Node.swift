@@ -42,7 +42,8 @@ public final class Node {
         tn_bridge_set_render(bridge, toneNodeRenderFunction, Unmanaged.passUnretained(engine).toOpaque())
         bridge.pointee.sample_rate = UInt32(client.sampleRateHz)
         bridge.pointee.buffer_size = UInt32(client.bufferFrames)
-        let installed = tn_bridge_install(client.handle, bridge)
+        var installed = tn_bridge_install(client.handle, bridge)
+        if installed == 0 && tn_bridge_install_latency(client.handle, bridge) != 0 { installed = -5 }
         guard installed == 0 else {
             tn_bridge_destroy(bridge)
             throw JackError.callbackSetupFailed(installed)
