@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// `jack_iodelay` (jackd2's round-trip latency tool) on `server`, its client
+/// `jack_delay` wired through `wire`; returns the last latency it printed, in
+/// frames, once it has printed a few in a row. Stopped by PID.
+func iodelayLatency(server: String, wire: (_ out: String, _ in: String) throws -> Void) throws -> Double? {
+    let outFile = NSTemporaryDirectory() + "tn-iodelay-\(UUID().uuidString)"
+    _ = FileManager.default.createFile(atPath: outFile, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: outFile) }
+    let process = Process()
+    // Line-buffered, or its printf output sits in a buffer until it exits.
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+    process.arguments = ["-oL", "/usr/bin/jack_iodelay"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["JACK_DEFAULT_SERVER"] = server
+    process.environment = environment
+    process.standardOutput = FileHandle(forWritingAtPath: outFile)
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    defer { process.terminateByPID(graceSeconds: 1) }
+    try waitForPort("jack_delay:in", server: server)
+    try wire("jack_delay:out", "jack_delay:in")
+    let deadline = Date().addingTimeInterval(15)
+    while Date() < deadline {
+        usleep(200_000)
+        let text = (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
+        // "   256.000 frames      5.333 ms total roundtrip latency"
+        let values = text.split(separator: "\n").filter { $0.contains("total roundtrip latency") }
+            .compactMap { Double($0.split(separator: " ").first ?? "") }
+        if values.count >= 4 { return values.last }
+    }
+    return nil
+}
+
+func jackConnect(_ source: String, _ destination: String, server: String) throws {
+    let result = try runCommand([source, destination], executable: "/usr/bin/jack_connect",
+                                environment: ["JACK_DEFAULT_SERVER": server])
+    #expect(result.status == 0, "jack_connect \(source) \(destination): \(result.stderr)")
+}
+
+/// One `tonenode measure --json` run; the parsed summary.
+func measureChain(server: String, _ arguments: [String]) throws -> [String: Any]? {
+    let result = try runCommand(["measure", "-s", server, "-n", "meter", "--json", "--sweep-seconds", "1"] + arguments,
+                                timeoutSeconds: 60)
+    #expect(result.status == 0, "measure failed: \(result.stderr)")
+    return result.stdoutLines.last.flatMap(parseReport)
+}
+
+extension JackServerTests {
+    @Suite("tonenode measure agrees with jack_iodelay")
+    struct MeasureTests {
+        enum Loop: String, CaseIterable, Sendable {
+            /// Our `out` straight to our `in`.
+            case direct
+            /// Through jackd2's `jack_thru` (a real client in the chain).
+            case thru
+        }
+
+        @Test("latency within 0.01 frame of jack_iodelay on the same loop",
+              arguments: Loop.allCases, [128, 1024])
+        func latencyAgreesWithIodelay(loop: Loop, periodFrames: Int) throws {
+            let server = try startServer(periodFrames: periodFrames)
+            var thru: BackgroundProcess?
+            if loop == .thru {
+                thru = try BackgroundProcess("/usr/bin/jack_thru", [], server: server.name)
+                try waitForPort("jack_thru:output_1", server: server.name)
+            }
+            let reference = try iodelayLatency(server: server.name) { out, input in
+                switch loop {
+                case .direct:
+                    try jackConnect(out, input, server: server.name)
+                case .thru:
+                    try jackConnect(out, "jack_thru:input_1", server: server.name)
+                    try jackConnect("jack_thru:output_1", input, server: server.name)
+                }
+            }
+            let iodelay = try #require(reference, "jack_iodelay printed no latency")
+            try waitForPort("jack_delay:in", server: server.name, toExist: false)
+            let wiring = loop == .direct ? ["--loopback"]
+                : ["--connect-out", "jack_thru:input_1", "--connect-in", "jack_thru:output_1"]
+            let summary = try #require(try measureChain(server: server.name, wiring))
+            let latency = try #require(summary["latency_frames"] as? Double)
+            report(String(format: "%@ loop, %d frames/period: jack_iodelay %.3f, tonenode measure %.4f frames (xruns %d)",
+                          loop.rawValue, periodFrames, iodelay, latency, summary["xruns"] as? Int ?? -1))
+            #expect(abs(latency - iodelay) <= 0.01, "measure \(latency) vs jack_iodelay \(iodelay)")
+            #expect(abs(latency - Double(periodFrames)) < 0.01, "one period round trip in a dummy loop")
+            // A wire: unity gain, no shift, flat, clean.
+            #expect(abs(summary["gain_db"] as? Double ?? 99) < 0.001)
+            #expect(abs(summary["frequency_shift_hz"] as? Double ?? 99) < 0.001)
+            #expect((summary["thd_n_db"] as? Double ?? 0) < -120)
+            let response = summary["response"] as? [[String: Double]] ?? []
+            #expect(response.count > 200)
+            #expect(response.allSatisfy { abs($0["db"] ?? 99) < 0.01 })
+            withExtendedLifetime(thru) {}
+        }
+
+        @Test("a fractional round trip (a sinc delay of 64.37 frames in the loop): within 0.01 frame of jack_iodelay",
+              arguments: [256, 1024])
+        func fractionalLatencyAgreesWithIodelay(periodFrames: Int) throws {
+            let server = try startServer(periodFrames: periodFrames)
+            let peer = try FractionalDelayPeer(name: "fracdelay", server: server.name, fraction: 0.37, gain: 0.5)
+            let reference = try iodelayLatency(server: server.name) { out, input in
+                try jackConnect(out, "fracdelay:in", server: server.name)
+                try jackConnect("fracdelay:out", input, server: server.name)
+            }
+            let iodelay = try #require(reference, "jack_iodelay printed no latency")
+            try waitForPort("jack_delay:in", server: server.name, toExist: false)
+            let summary = try #require(try measureChain(server: server.name,
+                                                        ["--connect-out", "fracdelay:in", "--connect-in", "fracdelay:out"]))
+            let latency = try #require(summary["latency_frames"] as? Double)
+            let expected = Double(periodFrames) + peer.delayFrames
+            report(String(format: "through a %.2f-frame sinc delay, %d frames/period: jack_iodelay %.3f, tonenode measure %.4f frames, expected %.2f (xruns %d)",
+                          peer.delayFrames, periodFrames, iodelay, latency, expected, summary["xruns"] as? Int ?? -1))
+            #expect(abs(latency - iodelay) <= 0.01, "measure \(latency) vs jack_iodelay \(iodelay)")
+            #expect(abs(latency - expected) <= 0.01, "measure \(latency) vs the peer's delay \(expected)")
+            #expect(abs((summary["gain_db"] as? Double ?? 99) - 20 * log10(0.5)) < 0.01)
+        }
+
+        @Test func nothingConnectedIsOneErrorLine() throws {
+            let server = try startServer()
+            let result = try runCommand(["measure", "-s", server.name, "--sweep-seconds", "0.5"], timeoutSeconds: 60)
+            #expect(result.status == 1)
+            #expect(result.stderrLines.last?.hasPrefix("tonenode: error: no test signal came back") == true,
+                    "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+
+        @Test func plotIsWrittenAndLabelled() throws {
+            let server = try startServer()
+            let path = NSTemporaryDirectory() + "tn-measure-\(UUID().uuidString).svg"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let result = try runCommand(["measure", "-s", server.name, "--loopback", "--sweep-seconds", "0.5",
+                                         "--plot", path], timeoutSeconds: 60)
+            #expect(result.status == 0, "\(result.stderr)")
+            let svg = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(svg.contains("<svg") && svg.contains("frequency (Hz)") && svg.contains("gain (dB)"))
+            #expect(result.stdoutLines.first?.hasPrefix("latency") == true)
+        }
+    }
+}
