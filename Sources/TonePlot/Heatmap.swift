@@ -42,7 +42,7 @@ public struct Heatmap: Sendable {
             }
             writer.image(png: PNGEncoder.encode(width: columns, height: rows, rgb: rgb), box: box)
         }
-        writer.frame(box: box, title: title, xAxis: xAxis, yAxis: yAxis)
+        writer.frame(box: box, title: title, xAxis: xAxis, yAxis: yAxis, overImage: true)
         // Colour bar.
         let bar = SVGWriter.Box(x: box.x + box.width + 16, y: box.y, width: 16, height: box.height)
         let steps = 64

@@ -43,21 +43,29 @@ public struct SVGWriter: Sendable {
     }
 
     /// Title, grid, ticks with labels, axis titles and the border of `box`.
-    public mutating func frame(box: Box, title: String, xAxis: Axis, yAxis: Axis) {
-        body.append("<g class=\"grid\">")
+    /// - Parameter overImage: a sparse, translucent grid (major lines only) that does not hide a picture.
+    public mutating func frame(box: Box, title: String, xAxis: Axis, yAxis: Axis, overImage: Bool = false) {
+        body.append(overImage ? "<g class=\"grid\" opacity=\"0.35\">" : "<g class=\"grid\">")
+        func gridColor(_ major: Bool) -> String? {
+            overImage ? (major ? "#ffffff" : nil) : (major ? "#c8c8c8" : "#ececec")
+        }
         for tick in xAxis.ticks {
             let x = box.x + xAxis.position(tick.value) * box.width
-            line(x1: x, y1: box.y, x2: x, y2: box.y + box.height, color: tick.major ? "#c8c8c8" : "#ececec", width: 1)
-            if !tick.label.isEmpty {
-                text(tick.label, x: x, y: box.y + box.height + 18, size: 12, anchor: "middle")
-            }
+            if let color = gridColor(tick.major) { line(x1: x, y1: box.y, x2: x, y2: box.y + box.height, color: color, width: 1) }
         }
         for tick in yAxis.ticks {
             let y = box.y + (1 - yAxis.position(tick.value)) * box.height
-            line(x1: box.x, y1: y, x2: box.x + box.width, y2: y, color: tick.major ? "#c8c8c8" : "#ececec", width: 1)
-            if !tick.label.isEmpty { text(tick.label, x: box.x - 8, y: y + 4, size: 12, anchor: "end") }
+            if let color = gridColor(tick.major) { line(x1: box.x, y1: y, x2: box.x + box.width, y2: y, color: color, width: 1) }
         }
         body.append("</g>")
+        for tick in xAxis.ticks where !tick.label.isEmpty {
+            text(tick.label, x: box.x + xAxis.position(tick.value) * box.width, y: box.y + box.height + 18,
+                 size: 12, anchor: "middle")
+        }
+        for tick in yAxis.ticks where !tick.label.isEmpty {
+            text(tick.label, x: box.x - 8, y: box.y + (1 - yAxis.position(tick.value)) * box.height + 4,
+                 size: 12, anchor: "end")
+        }
         body.append("<rect class=\"plot-box\" x=\"\(n(box.x))\" y=\"\(n(box.y))\" width=\"\(n(box.width))\" "
                     + "height=\"\(n(box.height))\" fill=\"none\" stroke=\"#404040\" stroke-width=\"1\"/>")
         text(title, x: box.x + box.width / 2, y: box.y - 16, size: 17, anchor: "middle", weight: "bold",

@@ -48,7 +48,8 @@ struct AnalyzeCommand: ParsableCommand {
             }
         }
         if let plot {
-            let samples = try reader.readChannel(channel - 1)
+            // A reader of its own: the one above has been read to the end.
+            let samples = try AudioFileReader(path: file).readChannel(channel - 1)
             let name = URL(fileURLWithPath: file).lastPathComponent
             guard let svg = FilePlot.svg(samples: samples, sampleRateHz: reader.sampleRateHz, name: name) else {
                 Console.err("error: \(file) is too short to plot (fewer than 256 frames)")

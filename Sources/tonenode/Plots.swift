@@ -60,10 +60,11 @@ enum FilePlot {
         let binHz = sampleRateHz / Double(spectrumSize)
         let points = spectrum.enumerated().dropFirst().map { (Double($0.offset) * binHz, $0.element) }
         let top = max(0, ((spectrum.max() ?? 0) / 10).rounded(.up) * 10)
+        let floor = ((spectrum.min() ?? -160) / 10).rounded(.down) * 10 - 10
         let spectrumPlot = LinePlot(
             title: "Spectrum of \(name) (Hann \(spectrumSize), averaged)",
             xAxis: Axis(title: "frequency (Hz)", lower: lowHz, upper: nyquist, scale: .logarithmic),
-            yAxis: Axis(title: "level (dBFS, sine peak = 0)", lower: max(top - 160, -200), upper: top),
+            yAxis: Axis(title: "level (dBFS, sine peak = 0)", lower: min(top - 40, max(top - 160, floor)), upper: top),
             series: [.init(name: "level", points: points)])
         spectrumPlot.draw(into: &writer, box: SVGWriter.plotBox(width: width, top: 0, height: 500, rightMargin: 120))
 
