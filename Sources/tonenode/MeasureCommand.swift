@@ -101,7 +101,7 @@ struct MeasureCommand: ParsableCommand {
             Console.out(MeasureFormatter.human(measurement, periodFrames: recorded.periodFrames, xruns: recorded.xruns))
         }
         if recorded.xruns > 0 {
-            Console.err("warning: \(recorded.xruns) xrun(s) during the measurement: a period may have been lost; measure again")
+            Console.err("warning: the server reported \(recorded.xruns) xrun(s) during the measurement; if a figure looks wrong, measure again")
         }
         if let plot {
             try PlotOption.write(ResponsePlot.svg(measurement), to: plot)
