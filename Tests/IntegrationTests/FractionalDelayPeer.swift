@@ -4,7 +4,9 @@ import ToneJack
 
 /// A tool under test for `measure`: a JACK client (`in` → `out`) that delays
 /// by a fractional number of frames with a Blackman-windowed sinc FIR, so a
-/// loop through it has a known, non-integer round trip. Not part of the product.
+/// loop through it has a known, non-integer round trip; optionally followed
+/// by a one-pole low-pass `y = (1−a)·x + a·y₋₁` and a cubic `y + c·y³`, so
+/// its response and distortion are known too. Not part of the product.
 final class FractionalDelayPeer: @unchecked Sendable {
     // @unchecked Sendable: everything is set up before activation; only the
     // JACK thread touches `history` afterwards.
@@ -17,15 +19,21 @@ final class FractionalDelayPeer: @unchecked Sendable {
     /// (a ring read without wrapping).
     private let history: UnsafeMutablePointer<Float>
     private var position = 0
+    private let lowPassA: Float
+    private let cubic: Float
+    private var lowPassState: Float = 0
     /// The delay the filter applies: `halfLength + fraction` frames.
     let delayFrames: Double
 
-    init(name: String, server: String, fraction: Double, gain: Double = 1, halfLength: Int = 64) throws {
+    init(name: String, server: String, fraction: Double, gain: Double = 1, halfLength: Int = 64,
+         lowPassA: Double = 0, cubic: Double = 0) throws {
         var status = jack_status_t(rawValue: 0)
         guard let client = tn_client_open(name, JackNoStartServer, &status, server) else {
             throw JackError.serverUnreachable(server: server)
         }
         self.client = client
+        self.lowPassA = Float(lowPassA)
+        self.cubic = Float(cubic)
         tapCount = 2 * halfLength + 1
         delayFrames = Double(halfLength) + fraction
         taps = .allocate(capacity: tapCount)
@@ -68,7 +76,9 @@ final class FractionalDelayPeer: @unchecked Sendable {
             var sum: Float = 0
             let newest = history + position
             for j in 0..<tapCount { sum += taps[j] * newest[j] }
-            output[n] = sum
+            lowPassState = (1 - lowPassA) * sum + lowPassA * lowPassState
+            let y = lowPassState
+            output[n] = y + cubic * y * y * y
         }
     }
 }

@@ -118,6 +118,46 @@ extension JackServerTests {
             #expect(abs((summary["gain_db"] as? Double ?? 99) - 20 * log10(0.5)) < 0.01)
         }
 
+        @Test("through a low-pass, distorting JACK client: response, gain and THD+N as computed")
+        func filterAndDistortionThroughJACK() throws {
+            let server = try startServer(periodFrames: 256)
+            let a = 0.7, c = 2.0
+            let peer = try FractionalDelayPeer(name: "colour", server: server.name, fraction: 0, gain: 1,
+                                               lowPassA: a, cubic: c)
+            let plotPath = NSTemporaryDirectory() + "tn-measure-lowpass-\(getpid()).svg"
+            let summary = try #require(try measureChain(server: server.name, [
+                "--connect-out", "colour:in", "--connect-in", "colour:out", "--level", "-20", "--plot", plotPath]))
+            defer { if ProcessInfo.processInfo.environment["TN_KEEP_PLOTS"] == nil { try? FileManager.default.removeItem(atPath: plotPath) } }
+            func lowPassDB(_ hz: Double) -> Double {
+                let w = 2 * Double.pi * hz / 48000
+                let re = 1 - a * cos(w), im = a * sin(w)
+                return 20 * log10((1 - a) / (re * re + im * im).squareRoot())
+            }
+            // The cubic compresses the tone a little: fundamental A·g + 3c(A·g)³/4 with g the filter's gain.
+            let amplitude = pow(10, -20.0 / 20) * pow(10, lowPassDB(1000) / 20)
+            let harmonic = c * amplitude * amplitude * amplitude / 4
+            let expectedGain = 20 * log10((amplitude + 3 * harmonic) / pow(10, -20.0 / 20))
+            let gain = summary["gain_db"] as? Double ?? 99
+            #expect(abs(gain - expectedGain) < 0.01, "gain \(gain) vs \(expectedGain)")
+            // Third harmonic of 1 kHz passes the filter at 3 kHz's gain… after the cubic: the cubic is last, so not filtered.
+            let expectedTHDN = 20 * log10(harmonic / (amplitude + 3 * harmonic))
+            let thdN = summary["thd_n_db"] as? Double ?? 99
+            #expect(abs(thdN - expectedTHDN) < 0.2, "THD+N \(thdN) vs \(expectedTHDN)")
+            var worst = 0.0
+            for point in summary["response"] as? [[String: Double]] ?? [] {
+                guard let hz = point["hz"], let db = point["db"] else { continue }
+                // The cubic adds 3c(A·g)²/4 to the fundamental's gain (A·g: the sweep's amplitude after the filter).
+                let swept = pow(10, -20.0 / 20) * pow(10, lowPassDB(hz) / 20)
+                let expected = lowPassDB(hz) + 20 * log10(1 + 3 * c * swept * swept / 4)
+                worst = max(worst, abs(db - expected))
+            }
+            report(String(format: "low-pass a=%.1f + cubic c=%.0f client: response within %.3f dB of analytic; gain %.3f dB (expected %.3f); THD+N %.2f dB (expected %.2f)",
+                          a, c, worst, gain, expectedGain, thdN, expectedTHDN))
+            #expect(worst < 0.1, "largest deviation from the analytic low-pass \(worst) dB")
+            #expect(FileManager.default.fileExists(atPath: plotPath))
+            withExtendedLifetime(peer) {}
+        }
+
         @Test func nothingConnectedIsOneErrorLine() throws {
             let server = try startServer()
             let result = try runCommand(["measure", "-s", server.name, "--sweep-seconds", "0.5"], timeoutSeconds: 60)
