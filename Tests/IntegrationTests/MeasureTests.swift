@@ -40,12 +40,23 @@ func jackConnect(_ source: String, _ destination: String, server: String) throws
     #expect(result.status == 0, "jack_connect \(source) \(destination): \(result.stderr)")
 }
 
-/// One `tonenode measure --json` run; the parsed summary.
-func measureChain(server: String, _ arguments: [String]) throws -> [String: Any]? {
-    let result = try runCommand(["measure", "-s", server, "-n", "meter", "--json", "--sweep-seconds", "1"] + arguments,
-                                timeoutSeconds: 60)
-    #expect(result.status == 0, "measure failed: \(result.stderr)")
-    return result.stdoutLines.last.flatMap(parseReport)
+/// `tonenode measure --json` on `server`; the parsed summary. A dummy server
+/// without real-time scheduling on a busy machine has xruns, and a client
+/// in the chain that misses a cycle is a real glitch in the chain: when the
+/// summary reports xruns, measure again (up to `attempts` times) and keep
+/// the first clean run (or the last one).
+func measureChain(server: String, _ arguments: [String], attempts: Int = 4) throws -> [String: Any]? {
+    var summary: [String: Any]?
+    for attempt in 1...attempts {
+        let result = try runCommand(["measure", "-s", server, "-n", "meter", "--json", "--sweep-seconds", "1"] + arguments,
+                                    timeoutSeconds: 60)
+        #expect(result.status == 0, "measure failed: \(result.stderr)")
+        summary = result.stdoutLines.last.flatMap(parseReport)
+        let xruns = summary?["xruns"] as? Int ?? 0
+        if xruns == 0 { break }
+        if attempt < attempts { report("measure saw \(xruns) xrun(s); measuring again") }
+    }
+    return summary
 }
 
 extension JackServerTests {
@@ -80,7 +91,8 @@ extension JackServerTests {
             try waitForPort("jack_delay:in", server: server.name, toExist: false)
             let wiring = loop == .direct ? ["--loopback"]
                 : ["--connect-out", "jack_thru:input_1", "--connect-in", "jack_thru:output_1"]
-            let summary = try #require(try measureChain(server: server.name, wiring))
+            // Short periods on a busy machine without real-time scheduling see xruns on most runs: two tries at most.
+            let summary = try #require(try measureChain(server: server.name, wiring, attempts: 2))
             let latency = try #require(summary["latency_frames"] as? Double)
             report(String(format: "%@ loop, %d frames/period: jack_iodelay %.3f, tonenode measure %.4f frames (xruns %d)",
                           loop.rawValue, periodFrames, iodelay, latency, summary["xruns"] as? Int ?? -1))
@@ -122,8 +134,9 @@ extension JackServerTests {
         func filterAndDistortionThroughJACK() throws {
             let server = try startServer(periodFrames: 256)
             let a = 0.7, c = 2.0
+            // halfLength 1: with no fraction the sinc is a single tap; keeps the client's cycle cheap.
             let peer = try FractionalDelayPeer(name: "colour", server: server.name, fraction: 0, gain: 1,
-                                               lowPassA: a, cubic: c)
+                                               halfLength: 1, lowPassA: a, cubic: c)
             let plotPath = NSTemporaryDirectory() + "tn-measure-lowpass-\(getpid()).svg"
             let summary = try #require(try measureChain(server: server.name, [
                 "--connect-out", "colour:in", "--connect-in", "colour:out", "--level", "-20", "--plot", plotPath]))
