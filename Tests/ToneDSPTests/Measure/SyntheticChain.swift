@@ -18,16 +18,22 @@ enum SyntheticChain {
             return gain * sinc * blackman
         }
         var y = [Float](repeating: 0, count: outputCount)
+        let tapCount = taps.count, inputCount = x.count
         x.withUnsafeBufferPointer { x in
             taps.withUnsafeBufferPointer { taps in
                 y.withUnsafeMutableBufferPointer { y in
-                    for n in 0..<outputCount {
+                    // y[n] = Σ_m taps[m + L]·x[n − whole − m], m = −L…L (plain loops: debug builds stay quick).
+                    var n = 0
+                    while n < outputCount {
                         var sum = 0.0
-                        for (j, m) in (-halfLength...halfLength).enumerated() {
-                            let source = n - whole - m
-                            if source >= 0 && source < x.count { sum += taps[j] * Double(x[source]) }
+                        var j = 0
+                        while j < tapCount {
+                            let source = n - whole - (j - halfLength)
+                            if source >= 0 && source < inputCount { sum += taps[j] * Double(x[source]) }
+                            j += 1
                         }
                         y[n] = Float(sum)
+                        n += 1
                     }
                 }
             }
