@@ -27,11 +27,11 @@ enum MeasureFormatter {
         return lines.joined(separator: "\n")
     }
 
-    /// Where the response first falls 3 dB below its value at the test tone, either side.
+    /// Where the response falls 3 dB below its peak, either side of the peak.
     static func cornerText(_ m: ChainMeasurement) -> String {
-        guard let reference = m.responseDB(at: m.toneFrequencyHz) else { return "" }
-        let below = m.response.last { $0.frequencyHz < m.toneFrequencyHz && $0.gainDB < reference - 3 }
-        let above = m.response.first { $0.frequencyHz > m.toneFrequencyHz && $0.gainDB < reference - 3 }
+        guard let peak = m.response.max(by: { $0.gainDB < $1.gainDB }) else { return "" }
+        let below = m.response.last { $0.frequencyHz < peak.frequencyHz && $0.gainDB < peak.gainDB - 3 }
+        let above = m.response.first { $0.frequencyHz > peak.frequencyHz && $0.gainDB < peak.gainDB - 3 }
         var parts: [String] = []
         if let below { parts.append("−3 dB below \(label(below.frequencyHz)) Hz") }
         if let above { parts.append("−3 dB from \(label(above.frequencyHz)) Hz") }

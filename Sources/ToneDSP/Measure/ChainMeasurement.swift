@@ -29,6 +29,20 @@ public struct ChainMeasurement: Sendable {
     public var sweepStartHz: Double
     public var sweepEndHz: Double
 
+    public init(sampleRateHz: Double, latencyFrames: Double, gainDB: Double, toneFrequencyHz: Double,
+                measuredFrequencyHz: Double, thdPlusNoiseDB: Double, response: [ResponsePoint],
+                sweepStartHz: Double, sweepEndHz: Double) {
+        self.sampleRateHz = sampleRateHz
+        self.latencyFrames = latencyFrames
+        self.gainDB = gainDB
+        self.toneFrequencyHz = toneFrequencyHz
+        self.measuredFrequencyHz = measuredFrequencyHz
+        self.thdPlusNoiseDB = thdPlusNoiseDB
+        self.response = response
+        self.sweepStartHz = sweepStartHz
+        self.sweepEndHz = sweepEndHz
+    }
+
     /// The response at the point nearest `frequencyHz` (log distance).
     public func responseDB(at frequencyHz: Double) -> Double? {
         response.min { abs(log2($0.frequencyHz / frequencyHz)) < abs(log2($1.frequencyHz / frequencyHz)) }?.gainDB
