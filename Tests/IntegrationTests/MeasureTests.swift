@@ -171,6 +171,19 @@ extension JackServerTests {
             withExtendedLifetime(peer) {}
         }
 
+        @Test("other sample rates: the sweep stops below Nyquist, the loop is still one period", arguments: [22050, 96000])
+        func otherRates(rateHz: Int) throws {
+            let server = try startServer(periodFrames: 256, sampleRateHz: rateHz)
+            let summary = try #require(try measureChain(server: server.name, ["--loopback"], attempts: 2))
+            let sweepEnd = try #require(summary["sweep_end_hz"] as? Double)
+            #expect(sweepEnd == min(20000, 0.95 * Double(rateHz) / 2))
+            #expect(abs((summary["latency_frames"] as? Double ?? 0) - 256) < 0.01)
+            #expect(abs((summary["latency_ms"] as? Double ?? 0) - 256 / Double(rateHz) * 1000) < 0.001)
+            let response = summary["response"] as? [[String: Double]] ?? []
+            #expect(response.last.map { ($0["hz"] ?? 0) <= sweepEnd } == true)
+            #expect(response.allSatisfy { abs($0["db"] ?? 99) < 0.01 })
+        }
+
         @Test func nothingConnectedIsOneErrorLine() throws {
             let server = try startServer()
             let result = try runCommand(["measure", "-s", server.name, "--sweep-seconds", "0.5"], timeoutSeconds: 60)
