@@ -24,6 +24,9 @@ enum MeasureFormatter {
             let row = marks.compactMap { hz in m.responseDB(at: hz).map { String(format: "%@ %+.2f", label(hz), $0) } }
             lines.append("            " + row.joined(separator: " | "))
         }
+        if m.toneGlitches > 0 {
+            lines.append("glitches    \(m.toneGlitches) block(s) of 256 frames with a burst in the returned tone (dropout, lost period or click)")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -69,6 +72,7 @@ enum MeasureFormatter {
             "\"thd_n_percent\":\(ReportFormatter.number(m.thdPlusNoisePercent))",
             "\"sweep_start_hz\":\(ReportFormatter.number(m.sweepStartHz))",
             "\"sweep_end_hz\":\(ReportFormatter.number(m.sweepEndHz))",
+            "\"tone_glitches\":\(m.toneGlitches)",
             "\"xruns\":\(xruns)",
             "\"response\":[\(response)]",
         ]

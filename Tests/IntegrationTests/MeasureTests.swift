@@ -53,8 +53,9 @@ func measureChain(server: String, _ arguments: [String], attempts: Int = 4) thro
         #expect(result.status == 0, "measure failed: \(result.stderr)")
         summary = result.stdoutLines.last.flatMap(parseReport)
         let xruns = summary?["xruns"] as? Int ?? 0
-        if xruns == 0 { break }
-        if attempt < attempts { report("measure saw \(xruns) xrun(s); measuring again") }
+        let glitches = summary?["tone_glitches"] as? Int ?? 0
+        if xruns == 0 && glitches == 0 { break }
+        if attempt < attempts { report("measure saw \(xruns) xrun(s), \(glitches) glitch(es); measuring again") }
     }
     return summary
 }

@@ -50,6 +50,7 @@ public enum ChainAnalyzer {
                                 toneFrequencyHz: signal.plan.toneFrequencyHz,
                                 measuredFrequencyHz: tone.frequencyHz,
                                 thdPlusNoiseDB: tone.thdPlusNoiseDB,
+                                toneGlitches: tone.glitches,
                                 response: response,
                                 sweepStartHz: signal.plan.sweepStartHz, sweepEndHz: signal.plan.sweepEndHz)
     }
@@ -183,6 +184,29 @@ public enum ChainAnalyzer {
         var amplitude: Double
         var frequencyHz: Double
         var thdPlusNoiseDB: Double
+        var glitches: Int
+    }
+
+    /// Frames per block in the glitch count.
+    static let glitchBlockFrames = 256
+
+    /// Blocks of the tone where the residual of the fit jumps: more than 100
+    /// times the median block's and above −60 dB against the sine. Harmonics
+    /// and steady noise spread evenly; a dropout, a lost period or a click
+    /// lands in one or two blocks.
+    static func countGlitches(_ segment: [Double], fit: SinusoidFit) -> Int {
+        let blocks = segment.count / glitchBlockFrames
+        guard blocks >= 3 else { return 0 }
+        var residual = [Double](repeating: 0, count: blocks)
+        SinusoidFit.forEachPhasor(count: segment.count, omega: fit.omega) { index, cosine, sine in
+            let block = index / glitchBlockFrames
+            guard block < blocks else { return }
+            let r = segment[index] - (fit.cosineAmplitude * cosine + fit.sineAmplitude * sine + fit.offset)
+            residual[block] += r * r
+        }
+        let median = residual.sorted()[blocks / 2]
+        let floor = 1e-6 * fit.amplitude * fit.amplitude / 2 * Double(glitchBlockFrames)
+        return residual.filter { $0 > max(100 * median, floor) }.count
     }
 
     static func analyzeTone(_ signal: MeasurementSignal, recording: UnsafeBufferPointer<Float>,
@@ -218,6 +242,6 @@ public enum ChainAnalyzer {
         let sinePower = fit.amplitude * fit.amplitude / 2
         let thdN = 10 * log10(max(fit.residualPower, 1e-30 * sinePower) / sinePower)
         return ToneResult(amplitude: fit.amplitude, frequencyHz: fit.omega * rate / (2 * Double.pi),
-                          thdPlusNoiseDB: thdN)
+                          thdPlusNoiseDB: thdN, glitches: countGlitches(segment, fit: fit))
     }
 }

@@ -24,20 +24,24 @@ public struct ChainMeasurement: Sendable {
     /// (harmonics, noise, hum; DC removed), against the sine, in dB.
     public var thdPlusNoiseDB: Double
     public var thdPlusNoisePercent: Double { 100 * pow10(thdPlusNoiseDB / 20) }
+    /// 256-frame blocks of the returned tone with a sudden burst of residual
+    /// (a dropout, a lost period, a click); 0 for a steady chain.
+    public var toneGlitches: Int
     /// Magnitude response from the sweep, 1/24-octave points from `sweepStartHz` to `sweepEndHz`.
     public var response: [ResponsePoint]
     public var sweepStartHz: Double
     public var sweepEndHz: Double
 
     public init(sampleRateHz: Double, latencyFrames: Double, gainDB: Double, toneFrequencyHz: Double,
-                measuredFrequencyHz: Double, thdPlusNoiseDB: Double, response: [ResponsePoint],
-                sweepStartHz: Double, sweepEndHz: Double) {
+                measuredFrequencyHz: Double, thdPlusNoiseDB: Double, toneGlitches: Int = 0,
+                response: [ResponsePoint], sweepStartHz: Double, sweepEndHz: Double) {
         self.sampleRateHz = sampleRateHz
         self.latencyFrames = latencyFrames
         self.gainDB = gainDB
         self.toneFrequencyHz = toneFrequencyHz
         self.measuredFrequencyHz = measuredFrequencyHz
         self.thdPlusNoiseDB = thdPlusNoiseDB
+        self.toneGlitches = toneGlitches
         self.response = response
         self.sweepStartHz = sweepStartHz
         self.sweepEndHz = sweepEndHz

@@ -117,6 +117,20 @@ struct ChainAnalyzerTests {
         #expect(abs(shift - 1000 * 0.001) < 0.01, "shift \(shift) Hz")
     }
 
+    @Test("a dropout in the returned tone is counted as a glitch; steady distortion and noise are not")
+    func glitches() throws {
+        let signal = Self.signal()
+        var recording = SyntheticChain.padded(signal.stimulus, to: signal.recordingFrames)
+        #expect(try Self.measure(signal, recording).toneGlitches == 0)
+        #expect(try Self.measure(signal, SyntheticChain.cubic(recording, c: 2)).toneGlitches == 0)
+        #expect(try Self.measure(signal, SyntheticChain.addNoise(recording, rms: 1e-3, seed: 9)).toneGlitches == 0)
+        // One lost 256-frame period in the middle of the tone: silence where it was.
+        let middle = signal.toneStartFrame + signal.toneFrames / 2
+        for n in middle..<(middle + 256) { recording[n] = 0 }
+        let result = try Self.measure(signal, recording)
+        #expect((1...3).contains(result.toneGlitches), "glitches \(result.toneGlitches)")
+    }
+
     @Test("silence on `in` is an error, not a number")
     func silence() {
         let signal = Self.signal()
