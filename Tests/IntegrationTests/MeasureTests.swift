@@ -194,6 +194,15 @@ extension JackServerTests {
             #expect(result.stdout.isEmpty)
         }
 
+        @Test func aPortThatDoesNotExistIsOneErrorLine() throws {
+            let server = try startServer()
+            let result = try runCommand(["measure", "-s", server.name, "--connect-out", "nobody:in"], timeoutSeconds: 30)
+            #expect(result.status == 1)
+            #expect(result.stderrLines.last == "tonenode: error: no JACK port named 'nobody:in' (`jack_lsp` lists the ports)",
+                    "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+
         @Test func plotIsWrittenAndLabelled() throws {
             let server = try startServer()
             let path = NSTemporaryDirectory() + "tn-measure-\(UUID().uuidString).svg"
