@@ -28,14 +28,17 @@ let package = Package(
         .target(name: "ToneDSP", dependencies: ["CFFTW"]),
         .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
         .target(name: "ToneJack", dependencies: ["CJack", "ToneDSP"]),
+        // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
+        .target(name: "TonePlot"),
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneAudioFile", "ToneJack",
+                "ToneDSP", "ToneAudioFile", "ToneJack", "TonePlot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneAudioFile"]),
+        .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
         .testTarget(
             name: "IntegrationTests",
             // CJack only for the tiny test peers that feed NaN/Inf and watch

@@ -145,6 +145,40 @@ static inline int tn_bridge_install(jack_client_t *client, tn_bridge *b) {
     return 0;
 }
 
+// MARK: - Port latency (terminal ports)
+//
+// ToneNode's ports are terminal: `out` makes its signal, `in` consumes it, and
+// nothing passes from one to the other. Without a latency callback JACK
+// assumes every input feeds every output and would report the capture latency
+// arriving at `in` on `out` (and the playback latency behind `out` on `in`),
+// polluting latency figures of whatever is chained after or before us. So the
+// latency callback (a JACK non-RT thread) sets our own side to 0..0.
+
+static inline void tn_latency(jack_latency_callback_mode_t mode, void *arg) {
+    tn_bridge *b = (tn_bridge *)arg;
+    jack_latency_range_t zero = { 0, 0 };
+    for (uint32_t i = 0; i < b->channels; i++) {
+        if (mode == JackCaptureLatency) {
+            if (b->out_ports[i]) jack_port_set_latency_range(b->out_ports[i], JackCaptureLatency, &zero);
+        } else {
+            if (b->in_ports[i]) jack_port_set_latency_range(b->in_ports[i], JackPlaybackLatency, &zero);
+        }
+    }
+}
+
+/// Installs the latency callback; call before jack_activate. Returns 0 on success.
+static inline int tn_bridge_install_latency(jack_client_t *client, tn_bridge *b) {
+    return jack_set_latency_callback(client, tn_latency, b);
+}
+
+/// A port's latency range as JACK publishes it (main thread).
+static inline void tn_port_latency(jack_port_t *port, int capture, uint32_t *min, uint32_t *max) {
+    jack_latency_range_t range = { 0, 0 };
+    jack_port_get_latency_range(port, capture ? JackCaptureLatency : JackPlaybackLatency, &range);
+    *min = range.min;
+    *max = range.max;
+}
+
 // MARK: - Reader side (worker / main thread)
 
 static inline uint64_t tn_bridge_xruns(const tn_bridge *b) { return __atomic_load_n(&b->xruns, __ATOMIC_RELAXED); }

@@ -45,7 +45,8 @@ public final class Node {
         bridge.pointee.buffer_size = UInt32(client.bufferFrames)
         // The worker reports once per hop: waking it more often only costs the JACK thread syscalls.
         bridge.pointee.wake_every_frames = UInt32(clamping: settings.hopFrames)
-        let installed = tn_bridge_install(client.handle, bridge)
+        var installed = tn_bridge_install(client.handle, bridge)
+        if installed == 0 && tn_bridge_install_latency(client.handle, bridge) != 0 { installed = -5 }
         guard installed == 0 else {
             tn_bridge_destroy(bridge)
             throw JackError.callbackSetupFailed(installed)

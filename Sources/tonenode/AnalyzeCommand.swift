@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import ToneAudioFile
 import ToneDSP
@@ -21,8 +22,13 @@ struct AnalyzeCommand: ParsableCommand {
 
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
 
+    @Option(help: ArgumentHelp("Also write the file's spectrum and spectrogram as an SVG picture to this file.",
+                               valueName: "file.svg"))
+    var plot: String?
+
     func validate() throws {
         guard channel >= 1 else { throw ValidationError("--channel counts from 1") }
+        if let plot { try PlotOption.validate(plot) }
     }
 
     func run() throws {
@@ -40,6 +46,16 @@ struct AnalyzeCommand: ParsableCommand {
                 reports += 1
                 Console.out(analysis.json ? ReportFormatter.json(report) : ReportFormatter.human(report))
             }
+        }
+        if let plot {
+            // A reader of its own: the one above has been read to the end.
+            let samples = try AudioFileReader(path: file).readChannel(channel - 1)
+            let name = URL(fileURLWithPath: file).lastPathComponent
+            guard let svg = FilePlot.svg(samples: samples, sampleRateHz: reader.sampleRateHz, name: name) else {
+                Console.err("error: \(file) is too short to plot (fewer than 256 frames)")
+                throw ExitCode.failure
+            }
+            try PlotOption.write(svg, to: plot)
         }
         if reports == 0 {
             Console.err("error: \(file) is shorter than one analysis window (\(analysis.fftSize) frames); nothing to report")

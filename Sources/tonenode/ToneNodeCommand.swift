@@ -8,14 +8,16 @@ struct ToneNodeCommand: AsyncParsableCommand {
         abstract: "A real-time JACK node that plays tones and identifies the tones it hears.",
         discussion: """
             `run` is the node: a sine on port `out`, a report of what arrives on \
-            port `in`. `analyze` runs the same detector on a file. `demo` wires the \
+            port `in`. `analyze` runs the same detector on a file. `measure` plays \
+            a sweep and a tone through a chain and reports its latency, gain, \
+            THD+N and frequency response. `demo` wires the \
             node to itself (starting a private dummy JACK server if none is running) \
             and checks that every tone it plays is identified. `patch` applies a \
             qjackctl patchbay file.
             Exit status: 0 success, 1 runtime error (no server, unreadable file, …), \
             64 bad command-line option.
             """,
-        subcommands: [RunCommand.self, AnalyzeCommand.self, DemoCommand.self,
+        subcommands: [RunCommand.self, AnalyzeCommand.self, MeasureCommand.self, DemoCommand.self,
                       PatchCommand.self])
 
     /// Like ArgumentParser's `main`, but a bad option is one line on stderr

@@ -1,0 +1,86 @@
+import Foundation
+import ToneDSP
+
+/// The summary of one measurement: a few lines for people, or one JSON object.
+enum MeasureFormatter {
+    /// Frequencies shown in the human summary's response row (those inside the sweep).
+    static let landmarksHz: [Double] = [20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000]
+
+    static func human(_ m: ChainMeasurement, periodFrames: Int, xruns: Int) -> String {
+        var lines: [String] = []
+        lines.append(String(format: "latency     %12.3f frames  %9.4f ms   (round trip out → in, %d frames/period)",
+                            m.latencyFrames, m.latencyMs, periodFrames))
+        lines.append(String(format: "gain        %+12.3f dB      at %@ Hz", m.gainDB, plain(m.toneFrequencyHz)))
+        lines.append(String(format: "frequency   %12.4f Hz      shift %+.4f Hz (%+.1f cents)",
+                            m.measuredFrequencyHz, m.frequencyShiftHz,
+                            1200 * log2(m.measuredFrequencyHz / m.toneFrequencyHz)))
+        lines.append(String(format: "THD+N       %12.1f dB      %.5f %%", m.thdPlusNoiseDB, m.thdPlusNoisePercent))
+        let gains = m.response.map(\.gainDB)
+        if let low = gains.min(), let high = gains.max() {
+            lines.append(String(format: "response    %@ – %@ Hz within %+.2f … %+.2f dB%@",
+                                plain(m.sweepStartHz), plain(m.sweepEndHz.rounded()), low, high,
+                                cornerText(m)))
+            let marks = landmarksHz.filter { $0 >= m.sweepStartHz * 0.999 && $0 <= m.sweepEndHz * 1.001 }
+            let row = marks.compactMap { hz in m.responseDB(at: hz).map { String(format: "%@ %+.2f", label(hz), $0) } }
+            lines.append("            " + row.joined(separator: " | "))
+        }
+        if m.toneGlitches > 0 {
+            lines.append("glitches    \(m.toneGlitches) block(s) of 256 frames with a burst in the returned tone (dropout, lost period or click)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Where the response falls 3 dB below its peak, either side of the peak.
+    static func cornerText(_ m: ChainMeasurement) -> String {
+        guard let peak = m.response.max(by: { $0.gainDB < $1.gainDB }) else { return "" }
+        let below = m.response.last { $0.frequencyHz < peak.frequencyHz && $0.gainDB < peak.gainDB - 3 }
+        let above = m.response.first { $0.frequencyHz > peak.frequencyHz && $0.gainDB < peak.gainDB - 3 }
+        var parts: [String] = []
+        if let below { parts.append("−3 dB below \(label(below.frequencyHz)) Hz") }
+        if let above { parts.append("−3 dB from \(label(above.frequencyHz)) Hz") }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
+    }
+
+    static func label(_ hz: Double) -> String {
+        hz >= 1000 ? plain((hz / 100).rounded() / 10) + "k" : plain(hz.rounded())
+    }
+
+    static func rounded(_ value: Double, _ digits: Int) -> Double {
+        let scale = pow(10, Double(digits))
+        let result = (value * scale).rounded() / scale
+        return result == 0 ? 0 : result   // no -0.0
+    }
+
+    /// One JSON object; numbers that are not finite are `null`.
+    static func json(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> String {
+        let response = m.response.map {
+            "{\"hz\":\(ReportFormatter.number(rounded($0.frequencyHz, 2))),\"db\":\(ReportFormatter.number(rounded($0.gainDB, 4)))}"
+        }.joined(separator: ",")
+        let name = String(data: (try? JSONSerialization.data(withJSONObject: [clientName], options: [])) ?? Data(),
+                          encoding: .utf8).map { String($0.dropFirst().dropLast()) } ?? "\"\""
+        let fields: [String] = [
+            "\"client\":\(name)",
+            "\"sample_rate_hz\":\(ReportFormatter.number(m.sampleRateHz))",
+            "\"period_frames\":\(periodFrames)",
+            "\"latency_frames\":\(ReportFormatter.number(m.latencyFrames))",
+            "\"latency_ms\":\(ReportFormatter.number(m.latencyMs))",
+            "\"gain_db\":\(ReportFormatter.number(m.gainDB))",
+            "\"tone_hz\":\(ReportFormatter.number(m.toneFrequencyHz))",
+            "\"measured_hz\":\(ReportFormatter.number(m.measuredFrequencyHz))",
+            "\"frequency_shift_hz\":\(ReportFormatter.number(m.frequencyShiftHz))",
+            "\"thd_n_db\":\(ReportFormatter.number(m.thdPlusNoiseDB))",
+            "\"thd_n_percent\":\(ReportFormatter.number(m.thdPlusNoisePercent))",
+            "\"sweep_start_hz\":\(ReportFormatter.number(m.sweepStartHz))",
+            "\"sweep_end_hz\":\(ReportFormatter.number(m.sweepEndHz))",
+            "\"tone_glitches\":\(m.toneGlitches)",
+            "\"xruns\":\(xruns)",
+            "\"response\":[\(response)]",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+/// Numbers in messages: no trailing `.0` on whole values.
+func plain(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}
