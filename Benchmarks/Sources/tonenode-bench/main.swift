@@ -19,6 +19,10 @@ func fail(_ message: String) -> Never {
 }
 
 let started = ContinuousClock.now
+if CommandLine.arguments.contains("crlb") {
+    printCramerRaoTable()
+    exit(0)
+}
 let machine = MachineInfo.summary
 let periodFrames = Double(RenderBenchmark.periodFrames)
 var table = ResultTable()
