@@ -60,6 +60,8 @@ for benchmark in [EstimatorBenchmark(sampleRateHz: 48_000, fftSize: 4096, hopFra
     table.add(String(format: "worker live budget: N=%d @ %d kHz, hop %d = %g analyses/s", n, rateKHz, benchmark.hopFrames, required),
               toneNode: share(comparison.toneNode), reference: share(comparison.reference),
               ratio: ratioText(comparison.ratio))
+    table.addRate("worker: estimate now vs before issue 3 (cb90cd7, sliding medians), N=\(n) @ \(rateKHz) kHz",
+                  result.againstBaseline, unit: "analyses/s")
     let reading = result.reading
     notes.append(String(format: "worker N=%d: estimate read %.4f Hz at %.2f dBFS, SNR %.1f dB",
                         n, reading.frequencyHz ?? .nan, reading.levelDBFS ?? .nan, reading.snrDB ?? .nan))

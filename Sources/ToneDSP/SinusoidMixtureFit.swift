@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Joint least-squares fit of several real sinusoids plus a constant:
+/// `x[n] ≈ Σₚ (aₚ cos ωₚt + bₚ sin ωₚt) + c`, with `t = n − (N−1)/2`.
+///
+/// Gauss–Newton on all 3P + 1 parameters at once, so a strong tone's leakage
+/// (its sidelobes in any window) cannot bias a weak tone next to it: each
+/// tone is estimated with the others in the model, not subtracted as noise.
+/// With one tone it is `SinusoidFit`; that specialised version is what the
+/// single-tone path uses.
+///
+/// Worker only.
+public struct SinusoidMixtureFit: Sendable, Equatable {
+    public struct Tone: Sendable, Equatable {
+        /// Radians per sample.
+        public var omega: Double
+        public var cosineAmplitude: Double
+        public var sineAmplitude: Double
+        public var amplitude: Double { (cosineAmplitude * cosineAmplitude + sineAmplitude * sineAmplitude).squareRoot() }
+    }
+
+    public var tones: [Tone]
+    public var offset: Double
+    /// Mean square of the residual (per sample, with N − 3P − 1 degrees of freedom).
+    public var residualPower: Double
+
+    /// Refines `omegaStarts` jointly on `samples`.
+    /// - Parameters:
+    ///   - maxStepRadians: the fit is rejected (nil) if any ω moves further than this from its start.
+    /// - Returns: nil when the fit does not converge near the starts or is singular (two tones merging).
+    public static func refine(_ samples: UnsafeBufferPointer<Double>, omegaStarts: [Double],
+                              maxStepRadians: Double, iterations: Int = 20) -> SinusoidMixtureFit? {
+        let n = samples.count, tones = omegaStarts.count
+        guard tones >= 1, n >= 3 * tones + 8 else { return nil }
+        var omegas = omegaStarts
+        guard var linear = linearFit(samples, omegas: omegas) else { return nil }
+        let tolerance = 1e-9 * 2 * Double.pi / Double(n)
+        for _ in 0..<iterations {
+            guard let delta = gaussNewtonStep(samples, omegas: omegas, linear: linear) else { return nil }
+            var largest = 0.0
+            for p in 0..<tones {
+                linear[2 * p] += delta[3 * p]
+                linear[2 * p + 1] += delta[3 * p + 1]
+                omegas[p] += delta[3 * p + 2]
+                largest = max(largest, abs(delta[3 * p + 2]))
+                guard omegas[p] > 0, omegas[p] < .pi, abs(omegas[p] - omegaStarts[p]) <= maxStepRadians else { return nil }
+            }
+            linear[2 * tones] += delta[3 * tones]
+            if largest < tolerance { break }
+        }
+        guard let final = linearFit(samples, omegas: omegas) else { return nil }
+        var residualSum = 0.0
+        model(samples.count, omegas: omegas, linear: final) { index, value in
+            let r = samples[index] - value
+            residualSum += r * r
+        }
+        let fitted = (0..<tones).map { Tone(omega: omegas[$0], cosineAmplitude: final[2 * $0], sineAmplitude: final[2 * $0 + 1]) }
+        return SinusoidMixtureFit(tones: fitted, offset: final[2 * tones],
+                                  residualPower: residualSum / Double(n - 3 * tones - 1))
+    }
+
+    /// Calls `body(n, x̂[n])` with the fitted model at every sample.
+    public func forEachModelSample(count: Int, _ body: (Int, Double) -> Void) {
+        var linear: [Double] = []
+        for tone in tones { linear += [tone.cosineAmplitude, tone.sineAmplitude] }
+        linear.append(offset)
+        Self.model(count, omegas: tones.map(\.omega), linear: linear, body)
+    }
+
+    // MARK: - Pieces
+
+    /// Calls `body(n, row)` for every sample with `row[2p] = cos ωₚt`, `row[2p+1] = sin ωₚt`,
+    /// by rotating phasors re-seeded from libm every 256 samples.
+    static func forEachPhasorRow(count: Int, omegas: [Double], _ body: (Int, UnsafeMutablePointer<Double>) -> Void) {
+        let tones = omegas.count
+        let row = UnsafeMutablePointer<Double>.allocate(capacity: 2 * tones)
+        let steps = UnsafeMutablePointer<Double>.allocate(capacity: 2 * tones)
+        defer { row.deallocate(); steps.deallocate() }
+        for p in 0..<tones { steps[2 * p] = cos(omegas[p]); steps[2 * p + 1] = sin(omegas[p]) }
+        let t0 = -Double(count - 1) / 2
+        var index = 0
+        while index < count {
+            let blockEnd = min(count, index + 256)
+            for p in 0..<tones {
+                let angle = omegas[p] * (t0 + Double(index))
+                row[2 * p] = cos(angle); row[2 * p + 1] = sin(angle)
+            }
+            while index < blockEnd {
+                body(index, row)
+                for p in 0..<tones {
+                    let c = row[2 * p], s = row[2 * p + 1]
+                    row[2 * p] = c * steps[2 * p] - s * steps[2 * p + 1]
+                    row[2 * p + 1] = s * steps[2 * p] + c * steps[2 * p + 1]
+                }
+                index += 1
+            }
+        }
+    }
+
+    /// The model with amplitudes `linear` (`a₁ b₁ … a_P b_P c`) at every sample.
+    static func model(_ count: Int, omegas: [Double], linear: [Double], _ body: (Int, Double) -> Void) {
+        let tones = omegas.count
+        forEachPhasorRow(count: count, omegas: omegas) { index, row in
+            var value = linear[2 * tones]
+            for k in 0..<(2 * tones) { value += linear[k] * row[k] }
+            body(index, value)
+        }
+    }
+
+    /// Best amplitudes and offset (`a₁ b₁ … a_P b_P c`) for fixed frequencies.
+    static func linearFit(_ x: UnsafeBufferPointer<Double>, omegas: [Double]) -> [Double]? {
+        let size = 2 * omegas.count + 1
+        var normal = NormalEquations(size: size)
+        let column = UnsafeMutablePointer<Double>.allocate(capacity: size)
+        defer { column.deallocate() }
+        forEachPhasorRow(count: x.count, omegas: omegas) { index, row in
+            for k in 0..<(size - 1) { column[k] = row[k] }
+            column[size - 1] = 1
+            normal.add(column, residual: x[index])
+        }
+        return normal.solve()
+    }
+
+    /// One Gauss–Newton step `(δa₁ δb₁ δω₁ … δc)` at the current parameters.
+    static func gaussNewtonStep(_ x: UnsafeBufferPointer<Double>, omegas: [Double], linear: [Double]) -> [Double]? {
+        let tones = omegas.count, size = 3 * tones + 1
+        let t0 = -Double(x.count - 1) / 2
+        var normal = NormalEquations(size: size)
+        let column = UnsafeMutablePointer<Double>.allocate(capacity: size)
+        defer { column.deallocate() }
+        forEachPhasorRow(count: x.count, omegas: omegas) { index, row in
+            let t = t0 + Double(index)
+            var value = linear[2 * tones]
+            for p in 0..<tones {
+                let c = row[2 * p], s = row[2 * p + 1], a = linear[2 * p], b = linear[2 * p + 1]
+                value += a * c + b * s
+                column[3 * p] = c
+                column[3 * p + 1] = s
+                column[3 * p + 2] = t * (b * c - a * s)
+            }
+            column[size - 1] = 1
+            normal.add(column, residual: x[index] - value)
+        }
+        return normal.solve()
+    }
+}
+
+/// Accumulates JᵀJ and Jᵀr row by row and solves them.
+struct NormalEquations {
+    let size: Int
+    private var matrix: [Double]
+    private var rhs: [Double]
+
+    init(size: Int) {
+        self.size = size
+        matrix = [Double](repeating: 0, count: size * size)
+        rhs = [Double](repeating: 0, count: size)
+    }
+
+    /// Adds one row `j` of the Jacobian with its residual (upper triangle only).
+    mutating func add(_ j: UnsafeMutablePointer<Double>, residual: Double) {
+        let size = size
+        matrix.withUnsafeMutableBufferPointer { m in
+            for row in 0..<size {
+                let jr = j[row]
+                for col in row..<size { m[row * size + col] += jr * j[col] }
+            }
+        }
+        rhs.withUnsafeMutableBufferPointer { v in
+            for row in 0..<size { v[row] += j[row] * residual }
+        }
+    }
+
+    /// Gaussian elimination with partial pivoting on the mirrored matrix; nil when singular.
+    func solve() -> [Double]? {
+        var full = [[Double]](repeating: [Double](repeating: 0, count: size), count: size)
+        for row in 0..<size {
+            for col in row..<size {
+                full[row][col] = matrix[row * size + col]
+                full[col][row] = matrix[row * size + col]
+            }
+        }
+        return SinusoidFit.solve(full, rhs)
+    }
+}
