@@ -49,7 +49,8 @@ struct RunCommand: AsyncParsableCommand {
         let signals = SignalWatcher(onSignal: supervisor.stopRequester)
         defer { signals.cancel() }
         ControlReader.start(apply: supervisor.controller)
-        let output = NodeOutput(json: analysis.json, durationSeconds: duration, stop: supervisor.stopRequester)
+        let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
+                                stop: supervisor.stopRequester)
         let outcome = try await supervisor.run(output.handle)
         if outcome == .serverGone { throw ExitCode.failure }
     }
@@ -58,6 +59,8 @@ struct RunCommand: AsyncParsableCommand {
 /// Prints what a supervised node reports: reports on stdout, the rest on stderr.
 struct NodeOutput {
     let json: Bool
+    /// `--tones` above 1: every tone of a report, not only the strongest.
+    var listTones = false
     let durationSeconds: Double?
     let stop: @Sendable () -> Void
 
@@ -69,7 +72,8 @@ struct NodeOutput {
                         + "\(node.client.bufferFrames) frames/period; "
                         + "ports \(node.inputPortName) (in), \(node.outputPortName) (out)")
         case .report(let report):
-            Console.out(json ? ReportFormatter.json(report) : ReportFormatter.human(report))
+            Console.out(json ? ReportFormatter.json(report, listTones: listTones)
+                             : ReportFormatter.human(report, listTones: listTones))
             if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
         case .trouble(let xruns, let overflows, let dropped):
             Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
