@@ -12,10 +12,11 @@ import ToneDSP
 struct CramerRaoBenchmark {
     var sampleRateHz = 48_000.0
     var fftSize = 4096
-    var trials = 400
+    var trials = 500
     var snrsDB: [Double] = [0, 10, 20, 30, 40]
-    /// 40 Hz is 3.4 bins from DC at N = 4096, 48 kHz.
-    var frequenciesHz: [Double] = [40, 100, 1000, 20_000]
+    /// 2.5 bins from DC (29.3 Hz) and 40 Hz (3.4 bins) at N = 4096, 48 kHz, where
+    /// the negative-frequency image biases FFT interpolators; then up to 20 kHz.
+    var frequenciesHz: [Double] = [2.5 * 48_000 / 4096, 40, 100, 1000, 20_000]
     var levelDBFS = -20.0
     var offset = 0.0
 
@@ -74,6 +75,30 @@ struct CramerRaoBenchmark {
     }
 }
 
+extension CramerRaoBenchmark {
+    /// The markdown table: one row per SNR, one column per frequency, each
+    /// cell the RMS error over the bound and the mean error (bias) over the
+    /// bound; then all frequencies pooled.
+    func markdown(_ cells: [Cell]) -> String {
+        func hz(_ value: Double) -> String { value >= 1000 ? "\(number(value / 1000)) kHz" : "\(number(value)) Hz" }
+        var lines = ["| SNR | CRLB | " + frequenciesHz.map(hz).joined(separator: " | ") + " | all |",
+                     "|---|---|" + String(repeating: "---|", count: frequenciesHz.count + 1)]
+        for snrDB in snrsDB {
+            let row = cells.filter { $0.snrDB == snrDB }
+            let text = row.map { String(format: "%.3f× (bias %+.3f)", $0.ratio, $0.biasHz / $0.boundHz) }
+            let detected = row.reduce(0) { $0 + $1.detected }
+            let pooled = (row.reduce(0.0) { $0 + $1.rmsErrorHz * $1.rmsErrorHz * Double($1.detected) }
+                          / Double(max(1, detected))).squareRoot() / boundHz(snrDB: snrDB)
+            let missed = row.reduce(0) { $0 + $1.trials - $1.detected }
+            lines.append("| \(Int(snrDB)) dB | " + String(format: "%.3g Hz", boundHz(snrDB: snrDB)) + " | "
+                         + text.joined(separator: " | ") + String(format: " | %.3f×", pooled)
+                         + (missed > 0 ? " (\(missed) missed)" : "") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `tonenode-bench crlb [TRIALS [F1,F2,… [SNR1,SNR2,… [OFFSET]]]]`: only this table, for experiments.
 func printCramerRaoTable() {
     var benchmark = CramerRaoBenchmark()
     let arguments = CommandLine.arguments.drop { $0 != "crlb" }.dropFirst()
@@ -83,9 +108,5 @@ func printCramerRaoTable() {
     if arguments.count >= 4 { benchmark.offset = Double(arguments[arguments.startIndex + 3]) ?? 0 }
     let cells: [CramerRaoBenchmark.Cell]
     do { cells = try benchmark.run() } catch { fail("\(error)") }
-    for cell in cells {
-        print(String(format: "%8.1f Hz %4.0f dB  det %d/%d  rms %.4g  crlb %.4g  ratio %.3f  bias %+.2g Hz  level rms %.3g dB",
-                     cell.frequencyHz, cell.snrDB, cell.detected, cell.trials, cell.rmsErrorHz, cell.boundHz, cell.ratio,
-                     cell.biasHz, cell.rmsLevelErrorDB))
-    }
+    print(benchmark.markdown(cells))
 }
