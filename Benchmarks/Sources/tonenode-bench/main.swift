@@ -19,6 +19,11 @@ func fail(_ message: String) -> Never {
 }
 
 let started = ContinuousClock.now
+if let index = CommandLine.arguments.firstIndex(of: "notone") {
+    let windows = CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) } ?? 30_000
+    do { try NoToneRun.run(windows: windows) } catch { fail("\(error)") }
+    exit(0)
+}
 if CommandLine.arguments.contains("crlb") {
     printCramerRaoTable()
     exit(0)
