@@ -38,29 +38,29 @@ public struct SinusoidMixtureFit: Sendable, Equatable {
         guard tones >= 1, n >= 3 * tones + 8 else { return nil }
         var omegas = omegaStarts
         guard var linear = linearFit(samples, omegas: omegas) else { return nil }
-        let tolerance = 1e-9 * 2 * Double.pi / Double(n)
-        for _ in 0..<iterations {
-            guard let delta = gaussNewtonStep(samples, omegas: omegas, linear: linear) else { return nil }
-            var largest = 0.0
+        // Stop as `SinusoidFit` does: once every ω's step is below a tenth of
+        // its own standard deviation, or 1e-6 bin on clean tones.
+        let floor = 1e-6 * 2 * Double.pi / Double(n)
+        let degreesOfFreedom = Double(n - 3 * tones - 1)
+        var residualSum = 0.0
+        for _ in 0..<max(1, iterations) {
+            guard let step = gaussNewtonStep(samples, omegas: omegas, linear: linear) else { return nil }
+            let delta = step.delta
+            residualSum = step.residualSquaresAfter
+            var converged = true
             for p in 0..<tones {
                 linear[2 * p] += delta[3 * p]
                 linear[2 * p + 1] += delta[3 * p + 1]
                 omegas[p] += delta[3 * p + 2]
-                largest = max(largest, abs(delta[3 * p + 2]))
                 guard omegas[p] > 0, omegas[p] < .pi, abs(omegas[p] - omegaStarts[p]) <= maxStepRadians else { return nil }
+                let sigma = (residualSum / degreesOfFreedom * step.omegaVariances[p]).squareRoot()
+                if abs(delta[3 * p + 2]) >= max(floor, 0.1 * sigma) { converged = false }
             }
             linear[2 * tones] += delta[3 * tones]
-            if largest < tolerance { break }
+            if converged { break }
         }
-        guard let final = linearFit(samples, omegas: omegas) else { return nil }
-        var residualSum = 0.0
-        model(samples.count, omegas: omegas, linear: final) { index, value in
-            let r = samples[index] - value
-            residualSum += r * r
-        }
-        let fitted = (0..<tones).map { Tone(omega: omegas[$0], cosineAmplitude: final[2 * $0], sineAmplitude: final[2 * $0 + 1]) }
-        return SinusoidMixtureFit(tones: fitted, offset: final[2 * tones],
-                                  residualPower: residualSum / Double(n - 3 * tones - 1))
+        let fitted = (0..<tones).map { Tone(omega: omegas[$0], cosineAmplitude: linear[2 * $0], sineAmplitude: linear[2 * $0 + 1]) }
+        return SinusoidMixtureFit(tones: fitted, offset: linear[2 * tones], residualPower: residualSum / degreesOfFreedom)
     }
 
     /// Calls `body(n, x̂[n])` with the fitted model at every sample.
@@ -125,58 +125,84 @@ public struct SinusoidMixtureFit: Sendable, Equatable {
         return normal.solve()
     }
 
-    /// One Gauss–Newton step `(δa₁ δb₁ δω₁ … δc)` at the current parameters.
-    static func gaussNewtonStep(_ x: UnsafeBufferPointer<Double>, omegas: [Double], linear: [Double]) -> [Double]? {
+    /// One Gauss–Newton step `(δa₁ δb₁ δω₁ … δc)` at the current parameters, the
+    /// residual sum of squares after it (linearised: |r|² − δᵀJᵀr) and the
+    /// diagonal of (JᵀJ)⁻¹ for each ω (its variance per unit noise variance).
+    static func gaussNewtonStep(_ x: UnsafeBufferPointer<Double>, omegas: [Double], linear: [Double])
+        -> (delta: [Double], residualSquaresAfter: Double, omegaVariances: [Double])? {
         let tones = omegas.count, size = 3 * tones + 1
         let t0 = -Double(x.count - 1) / 2
         var normal = NormalEquations(size: size)
+        var residualSquares = 0.0
         let column = UnsafeMutablePointer<Double>.allocate(capacity: size)
         defer { column.deallocate() }
-        forEachPhasorRow(count: x.count, omegas: omegas) { index, row in
-            let t = t0 + Double(index)
-            var value = linear[2 * tones]
-            for p in 0..<tones {
-                let c = row[2 * p], s = row[2 * p + 1], a = linear[2 * p], b = linear[2 * p + 1]
-                value += a * c + b * s
-                column[3 * p] = c
-                column[3 * p + 1] = s
-                column[3 * p + 2] = t * (b * c - a * s)
+        linear.withUnsafeBufferPointer { linear in
+            forEachPhasorRow(count: x.count, omegas: omegas) { index, row in
+                let t = t0 + Double(index)
+                var value = linear[2 * tones]
+                for p in 0..<tones {
+                    let c = row[2 * p], s = row[2 * p + 1], a = linear[2 * p], b = linear[2 * p + 1]
+                    value += a * c + b * s
+                    column[3 * p] = c
+                    column[3 * p + 1] = s
+                    column[3 * p + 2] = t * (b * c - a * s)
+                }
+                column[size - 1] = 1
+                let r = x[index] - value
+                residualSquares += r * r
+                normal.add(column, residual: r)
             }
-            column[size - 1] = 1
-            normal.add(column, residual: x[index] - value)
         }
-        return normal.solve()
+        guard let delta = normal.solve() else { return nil }
+        var variances: [Double] = []
+        for p in 0..<tones {
+            var unit = [Double](repeating: 0, count: size)
+            unit[3 * p + 2] = 1
+            guard let column = normal.solve(unit) else { return nil }
+            variances.append(max(0, column[3 * p + 2]))
+        }
+        let after = residualSquares - zip(delta, normal.rightHandSide).reduce(0) { $0 + $1.0 * $1.1 }
+        return (delta, max(0, after), variances)
     }
 }
 
 /// Accumulates JᵀJ and Jᵀr row by row and solves them.
-struct NormalEquations {
+///
+/// Worker only; owns two small buffers (freed by `deinit` of its storage).
+struct NormalEquations: ~Copyable {
     let size: Int
-    private var matrix: [Double]
-    private var rhs: [Double]
+    private let matrix: UnsafeMutablePointer<Double>
+    private let rhs: UnsafeMutablePointer<Double>
 
     init(size: Int) {
         self.size = size
-        matrix = [Double](repeating: 0, count: size * size)
-        rhs = [Double](repeating: 0, count: size)
+        matrix = .allocate(capacity: size * size)
+        matrix.initialize(repeating: 0, count: size * size)
+        rhs = .allocate(capacity: size)
+        rhs.initialize(repeating: 0, count: size)
     }
+
+    deinit {
+        matrix.deallocate()
+        rhs.deallocate()
+    }
+
+    var rightHandSide: [Double] { (0..<size).map { rhs[$0] } }
 
     /// Adds one row `j` of the Jacobian with its residual (upper triangle only).
+    @inline(__always)
     mutating func add(_ j: UnsafeMutablePointer<Double>, residual: Double) {
-        let size = size
-        matrix.withUnsafeMutableBufferPointer { m in
-            for row in 0..<size {
-                let jr = j[row]
-                for col in row..<size { m[row * size + col] += jr * j[col] }
-            }
-        }
-        rhs.withUnsafeMutableBufferPointer { v in
-            for row in 0..<size { v[row] += j[row] * residual }
+        for row in 0..<size {
+            let jr = j[row]
+            let line = matrix + row * size
+            for col in row..<size { line[col] += jr * j[col] }
+            rhs[row] += jr * residual
         }
     }
 
-    /// Gaussian elimination with partial pivoting on the mirrored matrix; nil when singular.
-    func solve() -> [Double]? {
+    /// Solves JᵀJ δ = `rightHandSide` (Jᵀr when nil) by Gaussian elimination
+    /// with partial pivoting on the mirrored matrix; nil when singular.
+    func solve(_ rightHandSide: [Double]? = nil) -> [Double]? {
         var full = [[Double]](repeating: [Double](repeating: 0, count: size), count: size)
         for row in 0..<size {
             for col in row..<size {
@@ -184,6 +210,6 @@ struct NormalEquations {
                 full[col][row] = matrix[row * size + col]
             }
         }
-        return SinusoidFit.solve(full, rhs)
+        return SinusoidFit.solve(full, rightHandSide ?? self.rightHandSide)
     }
 }
