@@ -168,11 +168,20 @@ public struct SinusoidMixtureFit: Sendable, Equatable {
 
 /// Accumulates JᵀJ and Jᵀr row by row and solves them.
 ///
-/// Worker only; owns two small buffers (freed by `deinit` of its storage).
+/// Rows are gathered in blocks of `blockRows` and each block is folded in as
+/// dot products of contiguous columns (four lanes at a time), so the sums
+/// stay in registers instead of a load and store of every matrix element
+/// for every sample.
+///
+/// Worker only; owns its buffers.
 struct NormalEquations: ~Copyable {
+    static let blockRows = 64
     let size: Int
     private let matrix: UnsafeMutablePointer<Double>
     private let rhs: UnsafeMutablePointer<Double>
+    /// Column-major block: parameter k of row i at `block[k * blockRows + i]`; residuals after the last parameter.
+    private let block: UnsafeMutablePointer<Double>
+    private var filled = 0
 
     init(size: Int) {
         self.size = size
@@ -180,29 +189,64 @@ struct NormalEquations: ~Copyable {
         matrix.initialize(repeating: 0, count: size * size)
         rhs = .allocate(capacity: size)
         rhs.initialize(repeating: 0, count: size)
+        block = .allocate(capacity: (size + 1) * Self.blockRows)
+        block.initialize(repeating: 0, count: (size + 1) * Self.blockRows)
     }
 
     deinit {
         matrix.deallocate()
         rhs.deallocate()
+        block.deallocate()
     }
 
     var rightHandSide: [Double] { (0..<size).map { rhs[$0] } }
 
-    /// Adds one row `j` of the Jacobian with its residual (upper triangle only).
+    /// Adds one row `j` of the Jacobian with its residual.
     @inline(__always)
     mutating func add(_ j: UnsafeMutablePointer<Double>, residual: Double) {
+        for k in 0..<size { block[k * Self.blockRows + filled] = j[k] }
+        block[size * Self.blockRows + filled] = residual
+        filled += 1
+        if filled == Self.blockRows { fold() }
+    }
+
+    /// Folds the gathered rows into JᵀJ (upper triangle) and Jᵀr.
+    private mutating func fold() {
         for row in 0..<size {
-            let jr = j[row]
-            let line = matrix + row * size
-            for col in row..<size { line[col] += jr * j[col] }
-            rhs[row] += jr * residual
+            let left = block + row * Self.blockRows
+            for col in row...size {
+                let sum = Self.dot(left, block + col * Self.blockRows)
+                if col == size { rhs[row] += sum } else { matrix[row * size + col] += sum }
+            }
         }
+        filled = 0
+    }
+
+    @inline(__always)
+    private static func dot(_ x: UnsafeMutablePointer<Double>, _ y: UnsafeMutablePointer<Double>) -> Double {
+        let rawX = UnsafeRawPointer(x), rawY = UnsafeRawPointer(y)
+        var acc0 = SIMD4<Double>(), acc1 = SIMD4<Double>()
+        var offset = 0
+        let stride = MemoryLayout<SIMD4<Double>>.stride
+        // safe: blockRows is a multiple of 8, so every load is inside the block.
+        while offset < blockRows * MemoryLayout<Double>.stride {
+            acc0 += rawX.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+                * rawY.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
+            acc1 += rawX.loadUnaligned(fromByteOffset: offset + stride, as: SIMD4<Double>.self)
+                * rawY.loadUnaligned(fromByteOffset: offset + stride, as: SIMD4<Double>.self)
+            offset += 2 * stride
+        }
+        return (acc0 + acc1).sum()
     }
 
     /// Solves JᵀJ δ = `rightHandSide` (Jᵀr when nil) by Gaussian elimination
     /// with partial pivoting on the mirrored matrix; nil when singular.
-    func solve(_ rightHandSide: [Double]? = nil) -> [Double]? {
+    mutating func solve(_ rightHandSide: [Double]? = nil) -> [Double]? {
+        if filled > 0 {
+            // Zeros past the last row, so the dot products can run the whole block.
+            for k in 0...size { (block + k * Self.blockRows + filled).update(repeating: 0, count: Self.blockRows - filled) }
+            fold()
+        }
         var full = [[Double]](repeating: [Double](repeating: 0, count: size), count: size)
         for row in 0..<size {
             for col in row..<size {
