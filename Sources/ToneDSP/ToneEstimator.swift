@@ -67,6 +67,12 @@ public final class ToneEstimator {
     static let strongestCandidatesMax = 4
     /// A further tone closer than this to one already fitted is not a new tone.
     static let toneSeparationBins = 1.0
+    /// A further tone more than this far below the strongest is not reported.
+    /// Rounding a tone to 32-bit floats leaves real, periodic spectral lines
+    /// some 150–170 dB below it (the node's own 440 Hz shows lines at 360 Hz
+    /// and 17.96 kHz, 168 dB down, that pass every gate), which nobody asking
+    /// for several tones means; 120 dB is also below what 20-bit audio carries.
+    static let furtherToneRangeRatio = 1e-6
 
     public enum SetupError: Error, CustomStringConvertible {
         case invalid(String)
@@ -197,7 +203,8 @@ public final class ToneEstimator {
                                                         maxStepRadians: 1.5 * binRadians),
                   let added = joint.tones.last, inBand(added.omega),
                   fit.tones.allSatisfy({ abs($0.omega - added.omega) > Self.toneSeparationBins * binRadians }),
-                  added.amplitude * added.amplitude / 2 >= snrMinRatio * joint.residualPower
+                  added.amplitude * added.amplitude / 2 >= snrMinRatio * joint.residualPower,
+                  added.amplitude >= Self.furtherToneRangeRatio * (joint.tones.map(\.amplitude).max() ?? 0)
             else { break }
             fit = joint
         }
