@@ -46,7 +46,7 @@ struct CramerRaoBenchmark {
         var cells: [Cell] = []
         for snrDB in snrsDB {
             for frequencyHz in frequenciesHz {
-                var generator = SeededGenerator(seed: 0xC71B ^ UInt64(frequencyHz * 16) &* 131 ^ UInt64(snrDB))
+                var generator = SeededGenerator(seed: 0xC71B ^ UInt64(frequencyHz * 16) &* 131 ^ UInt64(bitPattern: Int64(snrDB)))
                 let noiseRMS = amplitude / (2 * pow(10, snrDB / 10)).squareRoot()
                 let omega = 2 * Double.pi * frequencyHz / sampleRateHz
                 var detected = 0
