@@ -19,6 +19,8 @@ struct CramerRaoBenchmark {
     var frequenciesHz: [Double] = [2.5 * 48_000 / 4096, 40, 100, 1000, 20_000]
     var levelDBFS = -20.0
     var offset = 0.0
+    /// Run the estimator as it was before issue 3 (`BaselineToneEstimator`) instead.
+    var baseline = false
 
     struct Cell {
         var frequencyHz: Double
@@ -39,8 +41,12 @@ struct CramerRaoBenchmark {
     }
 
     func run() throws -> [Cell] {
-        let estimator = try ToneEstimator(ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize),
-                                          planning: .estimate)
+        let configuration = ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize)
+        let current = try ToneEstimator(configuration, planning: .estimate)
+        let old = try BaselineToneEstimator(configuration, planning: .estimate)
+        let estimate = { (frame: UnsafeBufferPointer<Float>) in
+            baseline ? old.estimate(frame) : current.estimate(frame)
+        }
         let amplitude = pow(10, levelDBFS / 20)
         var frame = [Float](repeating: 0, count: fftSize)
         var cells: [Cell] = []
@@ -57,7 +63,7 @@ struct CramerRaoBenchmark {
                         frame[index] = Float(amplitude * sin(omega * Double(index) + phase)
                                              + offset + noiseRMS * generator.nextGaussian())
                     }
-                    let reading = frame.withUnsafeBufferPointer { estimator.estimate($0) }
+                    let reading = frame.withUnsafeBufferPointer { estimate($0) }
                     guard let measured = reading.frequencyHz, let level = reading.levelDBFS else { continue }
                     detected += 1
                     let error = measured - frequencyHz
@@ -98,10 +104,12 @@ extension CramerRaoBenchmark {
     }
 }
 
-/// `tonenode-bench crlb [TRIALS [F1,F2,… [SNR1,SNR2,… [OFFSET]]]]`: only this table, for experiments.
+/// `tonenode-bench crlb [TRIALS [F1,F2,… [SNR1,SNR2,… [OFFSET]]]] [--baseline]`: only this
+/// table, for experiments; `--baseline` runs the estimator as it was before issue 3.
 func printCramerRaoTable() {
     var benchmark = CramerRaoBenchmark()
-    let arguments = CommandLine.arguments.drop { $0 != "crlb" }.dropFirst()
+    benchmark.baseline = CommandLine.arguments.contains("--baseline")
+    let arguments = CommandLine.arguments.drop { $0 != "crlb" }.dropFirst().filter { $0 != "--baseline" }
     if let trials = arguments.first.flatMap({ Int($0) }), trials > 0 { benchmark.trials = trials }
     if arguments.count >= 2 { benchmark.frequenciesHz = arguments[arguments.startIndex + 1].split(separator: ",").compactMap { Double($0) } }
     if arguments.count >= 3 { benchmark.snrsDB = arguments[arguments.startIndex + 2].split(separator: ",").compactMap { Double($0) } }
