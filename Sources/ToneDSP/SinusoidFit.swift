@@ -89,40 +89,50 @@ public struct SinusoidFit: Sendable, Equatable {
 
     /// Best a, b, c for a fixed ω.
     static func linearFit(_ x: UnsafeBufferPointer<Double>, omega: Double) -> (Double, Double, Double)? {
-        var cc = 0.0, ss = 0.0, cs = 0.0, c1 = 0.0, s1 = 0.0, xc = 0.0, xs = 0.0, x1 = 0.0
+        var xc = 0.0, xs = 0.0, x1 = 0.0
         forEachPhasor(count: x.count, omega: omega) { index, cosine, sine in
             let v = x[index]
-            cc += cosine * cosine; ss += sine * sine; cs += cosine * sine
-            c1 += cosine; s1 += sine
             xc += v * cosine; xs += v * sine; x1 += v
         }
+        let (cc, ss, c1) = basisSums(count: x.count, omega: omega)
         let count = Double(x.count)
-        let m: [[Double]] = [[cc, cs, c1], [cs, ss, s1], [c1, s1, count]]
+        // Σ cos·sin and Σ sin vanish over the symmetric t.
+        let m: [[Double]] = [[cc, 0, c1], [0, ss, 0], [c1, 0, count]]
         guard let solution = solve(m, [xc, xs, x1]) else { return nil }
         return (solution[0], solution[1], solution[2])
+    }
+
+    /// Σ cos²(ωt), Σ sin²(ωt) and Σ cos(ωt) over t = n − (N−1)/2, in closed
+    /// form (Dirichlet kernels), so the passes over the frame need not
+    /// accumulate them: Σ cos ωt = sin(Nω/2)/sin(ω/2), Σ cos² = N/2 + ½·sin(Nω)/sin ω.
+    /// (Σ sin ωt and Σ cos·sin are zero: odd functions of the symmetric t.)
+    static func basisSums(count: Int, omega: Double) -> (cc: Double, ss: Double, c1: Double) {
+        let n = Double(count)
+        let half = 0.5 * sin(n * omega) / sin(omega)
+        return (n / 2 + half, n / 2 - half, sin(n * omega / 2) / sin(omega / 2))
     }
 
     /// JᵀJ, Jᵀr and Σr² of the four-parameter model at (a, b, c, ω).
     static func normalSums(_ x: UnsafeBufferPointer<Double>, omega: Double, a: Double, b: Double, c: Double)
         -> (jtj: [[Double]], jtr: [Double], residualSquares: Double) {
         // Plain locals (not a buffer) so the accumulators stay in registers.
-        var cc = 0.0, cs = 0.0, c1 = 0.0, cw = 0.0, ss = 0.0, s1 = 0.0, sw = 0.0, w1 = 0.0, ww = 0.0
+        var cw = 0.0, sw = 0.0, w1 = 0.0, ww = 0.0
         var cr = 0.0, sr = 0.0, r1 = 0.0, wr = 0.0, rr = 0.0
         let t0 = -Double(x.count - 1) / 2
         forEachPhasor(count: x.count, omega: omega) { index, cosine, sine in
             let t = t0 + Double(index)
             let jw = t * (b * cosine - a * sine)
             let r = x[index] - (a * cosine + b * sine + c)
-            cc += cosine * cosine; cs += cosine * sine; c1 += cosine; cw += cosine * jw
-            ss += sine * sine; s1 += sine; sw += sine * jw
+            cw += cosine * jw; sw += sine * jw
             w1 += jw; ww += jw * jw
             cr += cosine * r; sr += sine * r; r1 += r; wr += jw * r; rr += r * r
         }
+        let (cc, ss, c1) = basisSums(count: x.count, omega: omega)
         let count = Double(x.count)
         let jtj: [[Double]] = [
-            [cc, cs, c1, cw],
-            [cs, ss, s1, sw],
-            [c1, s1, count, w1],
+            [cc, 0, c1, cw],
+            [0, ss, 0, sw],
+            [c1, 0, count, w1],
             [cw, sw, w1, ww],
         ]
         return (jtj, [cr, sr, r1, wr], rr)
