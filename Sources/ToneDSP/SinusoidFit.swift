@@ -66,22 +66,33 @@ public struct SinusoidFit: Sendable, Equatable {
 
     // MARK: - Pieces
 
-    /// Calls `body(n, cos ωt, sin ωt)` for every sample, by a rotating phasor
+    /// Calls `body(n, cos ωt, sin ωt)` for every sample, in order, by two
+    /// rotating phasors (even and odd samples, each stepped by 2ω, so the
+    /// two multiply chains overlap instead of one waiting on the other),
     /// re-seeded from libm every 256 samples so rounding cannot build up.
     @inline(__always)
     static func forEachPhasor(count: Int, omega: Double, _ body: (Int, Double, Double) -> Void) {
         let t0 = -Double(count - 1) / 2
-        let stepCos = cos(omega), stepSin = sin(omega)
+        let stepCos = cos(2 * omega), stepSin = sin(2 * omega)
         var index = 0
         while index < count {
             let blockEnd = min(count, index + 256)
             let angle = omega * (t0 + Double(index))
-            var cosine = cos(angle), sine = sin(angle)
-            while index < blockEnd {
-                body(index, cosine, sine)
-                let nextCos = cosine * stepCos - sine * stepSin
-                sine = sine * stepCos + cosine * stepSin
-                cosine = nextCos
+            var evenCos = cos(angle), evenSin = sin(angle)
+            var oddCos = cos(angle + omega), oddSin = sin(angle + omega)
+            while index + 1 < blockEnd {
+                body(index, evenCos, evenSin)
+                body(index + 1, oddCos, oddSin)
+                let nextEvenCos = evenCos * stepCos - evenSin * stepSin
+                evenSin = evenSin * stepCos + evenCos * stepSin
+                evenCos = nextEvenCos
+                let nextOddCos = oddCos * stepCos - oddSin * stepSin
+                oddSin = oddSin * stepCos + oddCos * stepSin
+                oddCos = nextOddCos
+                index += 2
+            }
+            if index < blockEnd {
+                body(index, evenCos, evenSin)
                 index += 1
             }
         }
