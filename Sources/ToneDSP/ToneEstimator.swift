@@ -134,31 +134,33 @@ public final class ToneEstimator {
         guard meanSquare > 1e-30 else { return ToneReading() }
         // Sine-referenced RMS: a full-scale sine reads 0 dBFS.
         let rmsDBFS = 10 * log10(2 * meanSquare)
-        var noTone = ToneReading(rmsDBFS: rmsDBFS)
+        var reading = ToneReading(rmsDBFS: rmsDBFS)
 
         for index in 0..<n { residual[index] = samples[index] - mean }
-        guard let first = strongestTone() else { return noTone }
+        guard let first = strongestTone() else { return reading }
 
         let amplitude = first.amplitude
         let snrRatio = first.residualPower > 0 ? amplitude * amplitude / 2 / first.residualPower : .infinity
         guard snrRatio >= snrMinRatio else {
-            noTone.snrDB = nil
-            return noTone
+            reading.snrDB = nil
+            return reading
         }
         let strongest = Self.component(omega: first.omega, amplitude: amplitude, residualPower: first.residualPower,
                                        sampleRateHz: configuration.sampleRateHz)
-        noTone.frequencyHz = strongest.frequencyHz
-        noTone.levelDBFS = strongest.levelDBFS
-        noTone.snrDB = strongest.snrDB
+        reading.frequencyHz = strongest.frequencyHz
+        reading.levelDBFS = strongest.levelDBFS
+        reading.snrDB = strongest.snrDB
         if configuration.maxTones > 1 {
-            noTone.tones = moreTones(after: first)
-            if let loudest = noTone.tones.first {
-                noTone.frequencyHz = loudest.frequencyHz
-                noTone.levelDBFS = loudest.levelDBFS
-                noTone.snrDB = loudest.snrDB
+            let tones = moreTones(after: first)
+            // The first tone passed its gate alone; the joint fit only lowers the residual.
+            reading.tones = tones.isEmpty ? [strongest] : tones
+            if let loudest = reading.tones.first {
+                reading.frequencyHz = loudest.frequencyHz
+                reading.levelDBFS = loudest.levelDBFS
+                reading.snrDB = loudest.snrDB
             }
         }
-        return noTone
+        return reading
     }
 
     // MARK: - Tones
