@@ -36,45 +36,63 @@ public struct SinusoidFit: Sendable, Equatable {
         guard n >= 8 else { return nil }
         var omega = omegaStart
         guard var (a, b, c) = linearFit(samples, omega: omega) else { return nil }
-        for _ in 0..<iterations {
+        // When to stop: Gauss–Newton converges quadratically on a clean tone
+        // and, in noise, with a rate of about 3/√(2ηN) (0.03 at 0 dB SNR and
+        // N = 4096). So once a step is below a tenth of the estimate's own
+        // standard deviation (or 1e-6 bin on a clean tone), the next would
+        // move ω by less than 0.003 σ: below anything the noise lets one see.
+        let floor = 1e-6 * 2 * Double.pi / Double(n)
+        var residualSum = 0.0
+        for _ in 0..<max(1, iterations) {
             let sums = normalSums(samples, omega: omega, a: a, b: b, c: c)
             guard let delta = solve(sums.jtj, sums.jtr) else { return nil }
+            // The residual after the step, from the linearised model:
+            // |r − Jδ|² = |r|² − δᵀJᵀr for the Gauss–Newton δ; to second order
+            // in a step that, at the end, is a small fraction of σ.
+            residualSum = max(0, sums.residualSquares - zip(delta, sums.jtr).reduce(0) { $0 + $1.0 * $1.1 })
             a += delta[0]
             b += delta[1]
             c += delta[2]
             omega += delta[3]
             guard omega > 0, omega < .pi, abs(omega - omegaStart) <= maxStepRadians else { return nil }
-            if abs(delta[3]) < 1e-15 * max(1, omega) { break }
+            if abs(delta[3]) < floor { break }
+            // σ_ω² = residual variance · (JᵀJ)⁻¹ at ω.
+            if let column = solve(sums.jtj, [0, 0, 0, 1]), column[3] > 0,
+               abs(delta[3]) < 0.1 * (residualSum / Double(n - 4) * column[3]).squareRoot() { break }
         }
-        // Final linear solve at the converged ω, then the residual.
-        guard let (fa, fb, fc) = linearFit(samples, omega: omega) else { return nil }
-        var residualSum = 0.0
-        forEachPhasor(count: n, omega: omega) { index, cosine, sine in
-            let r = samples[index] - (fa * cosine + fb * sine + fc)
-            residualSum += r * r
-        }
-        return SinusoidFit(omega: omega, cosineAmplitude: fa, sineAmplitude: fb, offset: fc,
+        return SinusoidFit(omega: omega, cosineAmplitude: a, sineAmplitude: b, offset: c,
                            residualPower: residualSum / Double(n - 4))
     }
 
     // MARK: - Pieces
 
-    /// Calls `body(n, cos ωt, sin ωt)` for every sample, by a rotating phasor
+    /// Calls `body(n, cos ωt, sin ωt)` for every sample, in order, by two
+    /// rotating phasors (even and odd samples, each stepped by 2ω, so the
+    /// two multiply chains overlap instead of one waiting on the other),
     /// re-seeded from libm every 256 samples so rounding cannot build up.
     @inline(__always)
     static func forEachPhasor(count: Int, omega: Double, _ body: (Int, Double, Double) -> Void) {
         let t0 = -Double(count - 1) / 2
-        let stepCos = cos(omega), stepSin = sin(omega)
+        let stepCos = cos(2 * omega), stepSin = sin(2 * omega)
         var index = 0
         while index < count {
             let blockEnd = min(count, index + 256)
             let angle = omega * (t0 + Double(index))
-            var cosine = cos(angle), sine = sin(angle)
-            while index < blockEnd {
-                body(index, cosine, sine)
-                let nextCos = cosine * stepCos - sine * stepSin
-                sine = sine * stepCos + cosine * stepSin
-                cosine = nextCos
+            var evenCos = cos(angle), evenSin = sin(angle)
+            var oddCos = cos(angle + omega), oddSin = sin(angle + omega)
+            while index + 1 < blockEnd {
+                body(index, evenCos, evenSin)
+                body(index + 1, oddCos, oddSin)
+                let nextEvenCos = evenCos * stepCos - evenSin * stepSin
+                evenSin = evenSin * stepCos + evenCos * stepSin
+                evenCos = nextEvenCos
+                let nextOddCos = oddCos * stepCos - oddSin * stepSin
+                oddSin = oddSin * stepCos + oddCos * stepSin
+                oddCos = nextOddCos
+                index += 2
+            }
+            if index < blockEnd {
+                body(index, evenCos, evenSin)
                 index += 1
             }
         }
@@ -82,46 +100,53 @@ public struct SinusoidFit: Sendable, Equatable {
 
     /// Best a, b, c for a fixed ω.
     static func linearFit(_ x: UnsafeBufferPointer<Double>, omega: Double) -> (Double, Double, Double)? {
-        var cc = 0.0, ss = 0.0, cs = 0.0, c1 = 0.0, s1 = 0.0, xc = 0.0, xs = 0.0, x1 = 0.0
+        var xc = 0.0, xs = 0.0, x1 = 0.0
         forEachPhasor(count: x.count, omega: omega) { index, cosine, sine in
             let v = x[index]
-            cc += cosine * cosine; ss += sine * sine; cs += cosine * sine
-            c1 += cosine; s1 += sine
             xc += v * cosine; xs += v * sine; x1 += v
         }
+        let (cc, ss, c1) = basisSums(count: x.count, omega: omega)
         let count = Double(x.count)
-        let m: [[Double]] = [[cc, cs, c1], [cs, ss, s1], [c1, s1, count]]
+        // Σ cos·sin and Σ sin vanish over the symmetric t.
+        let m: [[Double]] = [[cc, 0, c1], [0, ss, 0], [c1, 0, count]]
         guard let solution = solve(m, [xc, xs, x1]) else { return nil }
         return (solution[0], solution[1], solution[2])
     }
 
-    /// JᵀJ and Jᵀr of the four-parameter model at (a, b, c, ω).
+    /// Σ cos²(ωt), Σ sin²(ωt) and Σ cos(ωt) over t = n − (N−1)/2, in closed
+    /// form (Dirichlet kernels), so the passes over the frame need not
+    /// accumulate them: Σ cos ωt = sin(Nω/2)/sin(ω/2), Σ cos² = N/2 + ½·sin(Nω)/sin ω.
+    /// (Σ sin ωt and Σ cos·sin are zero: odd functions of the symmetric t.)
+    static func basisSums(count: Int, omega: Double) -> (cc: Double, ss: Double, c1: Double) {
+        let n = Double(count)
+        let half = 0.5 * sin(n * omega) / sin(omega)
+        return (n / 2 + half, n / 2 - half, sin(n * omega / 2) / sin(omega / 2))
+    }
+
+    /// JᵀJ, Jᵀr and Σr² of the four-parameter model at (a, b, c, ω).
     static func normalSums(_ x: UnsafeBufferPointer<Double>, omega: Double, a: Double, b: Double, c: Double)
-        -> (jtj: [[Double]], jtr: [Double]) {
-        var m = [Double](repeating: 0, count: 10)   // upper triangle of JᵀJ
-        var v = [Double](repeating: 0, count: 4)
+        -> (jtj: [[Double]], jtr: [Double], residualSquares: Double) {
+        // Plain locals (not a buffer) so the accumulators stay in registers.
+        var cw = 0.0, sw = 0.0, w1 = 0.0, ww = 0.0
+        var cr = 0.0, sr = 0.0, r1 = 0.0, wr = 0.0, rr = 0.0
         let t0 = -Double(x.count - 1) / 2
-        m.withUnsafeMutableBufferPointer { m in
-            v.withUnsafeMutableBufferPointer { v in
-                forEachPhasor(count: x.count, omega: omega) { index, cosine, sine in
-                    let t = t0 + Double(index)
-                    let jw = t * (b * cosine - a * sine)
-                    let r = x[index] - (a * cosine + b * sine + c)
-                    m[0] += cosine * cosine; m[1] += cosine * sine; m[2] += cosine; m[3] += cosine * jw
-                    m[4] += sine * sine; m[5] += sine; m[6] += sine * jw
-                    m[7] += 1; m[8] += jw
-                    m[9] += jw * jw
-                    v[0] += cosine * r; v[1] += sine * r; v[2] += r; v[3] += jw * r
-                }
-            }
+        forEachPhasor(count: x.count, omega: omega) { index, cosine, sine in
+            let t = t0 + Double(index)
+            let jw = t * (b * cosine - a * sine)
+            let r = x[index] - (a * cosine + b * sine + c)
+            cw += cosine * jw; sw += sine * jw
+            w1 += jw; ww += jw * jw
+            cr += cosine * r; sr += sine * r; r1 += r; wr += jw * r; rr += r * r
         }
+        let (cc, ss, c1) = basisSums(count: x.count, omega: omega)
+        let count = Double(x.count)
         let jtj: [[Double]] = [
-            [m[0], m[1], m[2], m[3]],
-            [m[1], m[4], m[5], m[6]],
-            [m[2], m[5], m[7], m[8]],
-            [m[3], m[6], m[8], m[9]],
+            [cc, 0, c1, cw],
+            [0, ss, 0, sw],
+            [c1, 0, count, w1],
+            [cw, sw, w1, ww],
         ]
-        return (jtj, v)
+        return (jtj, [cr, sr, r1, wr], rr)
     }
 
     /// Gaussian elimination with partial pivoting; nil when singular.

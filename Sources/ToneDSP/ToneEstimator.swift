@@ -4,23 +4,29 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds the most prominent tone in a window, or decides there is none.
+/// Finds the strongest tone in a window (or the K strongest), or decides there is none.
 ///
 /// 1. Hann-windowed FFT (FFTW) of the mean-removed frame. Every local maximum
 ///    inside the band is measured against its own local noise floor (median
-///    of the neighbouring bins, main lobe excluded); the one that stands
-///    highest above its floor is the candidate. Taking the loudest peak
-///    instead would let a random bump of pink noise near DC hide a clear tone
-///    higher up.
-/// 2. No-tone test: the candidate must stand `prominenceMinDB` above that
-///    floor, which white, pink or no signal does not do, however loud. Near
-///    DC, where there are no bins below a peak, the floor is extrapolated from
-///    the bins above it along their slope, because noise that rises towards DC
-///    (pink noise, rumble) would otherwise look like a tone there.
-/// 3. A log-parabola through the peak bins gives a start within a few
-///    hundredths of a bin; `SinusoidFit` refines frequency, amplitude and
-///    offset by least squares on the raw samples (sub-millihertz, exact level).
+///    of the neighbouring bins, main lobe excluded; see `findGatedPeaks`).
+/// 2. No-tone test: a peak must stand `prominenceMinDB` above that floor,
+///    which white, pink or no signal does not do, however loud. Near DC,
+///    where there are no bins below a peak, the floor is extrapolated from
+///    the bins above it along their slope, because noise that rises towards
+///    DC (pink noise, rumble) would otherwise look like a tone there.
+/// 3. Of the peaks that pass, the strongest tone is taken: the loudest few
+///    are fitted and the largest fitted amplitude wins (not the peak that
+///    stands highest above its floor: that let the 3rd harmonic of a clipped
+///    sine, on a quieter floor, win over its fundamental). Grandke's Hann
+///    interpolation gives a start within about a thousandth of a bin;
+///    `SinusoidFit` refines frequency, amplitude and offset by least squares
+///    on the raw samples (the Cramér–Rao bound, exact level).
 /// 4. The fitted tone must carry at least `snrMinDB` of the window's power.
+/// 5. With `maxTones` K > 1, the fitted tones are subtracted, the residual's
+///    spectrum goes through the same gate, and its strongest peak joins the
+///    others in a joint fit of all of them (`SinusoidMixtureFit`), so a strong
+///    tone's leakage does not bias a weak one beside it; until K tones or no
+///    peak passes the gates.
 ///
 /// Worker only: owns its FFT plan and scratch buffers.
 public final class ToneEstimator {
@@ -28,13 +34,18 @@ public final class ToneEstimator {
     private let fft: RealFFT
     private let window: [Float]
     private let samples: UnsafeMutablePointer<Double>
-    private let power: UnsafeMutablePointer<Double>
-    private var neighbours: [Double] = []
-    private var floorBelow: SlidingMedian
-    private var floorAbove: SlidingMedian
-    private let lowBin: Int
-    private let highBin: Int
-    private let prominenceMinRatio: Double
+    private let residual: UnsafeMutablePointer<Double>
+    let power: UnsafeMutablePointer<Double>
+    let medianScratch: UnsafeMutablePointer<Double>
+    /// Median power of each block of `blockBins` bins (a pointer, not an
+    /// array: a class's array property pays an exclusivity check per access).
+    let blockFloors: UnsafeMutablePointer<Double>
+    let blockCount: Int
+    /// Bins of the peaks that pass the prominence gate, loudest first.
+    var gatedPeaks: [Int] = []
+    let lowBin: Int
+    let highBin: Int
+    let prominenceMinRatio: Double
     private let snrMinRatio: Double
 
     /// Half-width of the neighbourhood used for the noise floor, in bins.
@@ -50,6 +61,18 @@ public final class ToneEstimator {
     static let slopeBandBins = 32
     /// Log-log slope of brown noise; no noise floor is assumed to rise faster towards DC.
     static let steepestNoiseSlope = -2.0
+    /// Gated peaks within this power ratio (2 dB, more than the Hann window's
+    /// 1.42 dB scalloping) of the loudest are fitted to find the strongest tone.
+    static let strongestCandidateRatio = 0.63
+    static let strongestCandidatesMax = 4
+    /// A further tone closer than this to one already fitted is not a new tone.
+    static let toneSeparationBins = 1.0
+    /// A further tone more than this far below the strongest is not reported.
+    /// Rounding a tone to 32-bit floats leaves real, periodic spectral lines
+    /// some 150–170 dB below it (the node's own 440 Hz shows lines at 360 Hz
+    /// and 17.96 kHz, 168 dB down, that pass every gate), which nobody asking
+    /// for several tones means; 120 dB is also below what 20-bit audio carries.
+    static let furtherToneRangeRatio = 1e-6
 
     public enum SetupError: Error, CustomStringConvertible {
         case invalid(String)
@@ -70,7 +93,11 @@ public final class ToneEstimator {
         self.fft = fft
         window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
         samples = .allocate(capacity: n)
+        residual = .allocate(capacity: n)
         power = .allocate(capacity: n / 2 + 1)
+        medianScratch = .allocate(capacity: 2 * Self.floorHalfWidthBins)
+        blockCount = (n / 2) / Self.blockBins + 1
+        blockFloors = .allocate(capacity: blockCount)
         let binHz = configuration.sampleRateHz / Double(n)
         lowBin = max(1, Int((configuration.lowHz / binHz).rounded(.up)))
         highBin = min(n / 2 - 1, Int((configuration.highHz / binHz).rounded(.down)))
@@ -79,15 +106,15 @@ public final class ToneEstimator {
         let defaultProminenceDB = 10 * log10(log(searched / 1e-4)) + 3
         prominenceMinRatio = pow(10, (configuration.prominenceMinDB ?? defaultProminenceDB) / 10)
         snrMinRatio = pow(10, configuration.snrMinDB / 10)
-        neighbours.reserveCapacity(2 * Self.floorHalfWidthBins + 1)
-        let sideBins = Self.floorHalfWidthBins - Self.mainLobeBins
-        floorBelow = SlidingMedian(capacity: sideBins)
-        floorAbove = SlidingMedian(capacity: sideBins)
+        gatedPeaks.reserveCapacity(highBin - lowBin + 1)
     }
 
     deinit {
         samples.deallocate()
+        residual.deallocate()
         power.deallocate()
+        medianScratch.deallocate()
+        blockFloors.deallocate()
     }
 
     /// Analyses one window of exactly `fftSize` samples.
@@ -107,123 +134,104 @@ public final class ToneEstimator {
         guard meanSquare > 1e-30 else { return ToneReading() }
         // Sine-referenced RMS: a full-scale sine reads 0 dBFS.
         let rmsDBFS = 10 * log10(2 * meanSquare)
-        var noTone = ToneReading(rmsDBFS: rmsDBFS)
+        var reading = ToneReading(rmsDBFS: rmsDBFS)
 
-        for index in 0..<n { fft.input[index] = Float(samples[index] - mean) * window[index] }
-        fft.powerSpectrum(into: power)
+        for index in 0..<n { residual[index] = samples[index] - mean }
+        guard let first = strongestTone() else { return reading }
 
-        guard let (peak, prominence) = mostProminentPeak(), prominence >= prominenceMinRatio else { return noTone }
-
-        let offset = parabolicOffset(at: peak)
-        let binRadians = 2 * Double.pi / Double(n)
-        let omegaStart = (Double(peak) + offset) * binRadians
-        guard let fit = SinusoidFit.refine(UnsafeBufferPointer(start: samples, count: n),
-                                           omegaStart: omegaStart, maxStepRadians: 1.5 * binRadians)
-        else { return noTone }
-
-        let frequencyHz = fit.omega / (2 * Double.pi) * configuration.sampleRateHz
-        guard frequencyHz >= configuration.lowHz, frequencyHz <= configuration.highHz else { return noTone }
-        let amplitude = fit.amplitude
-        let tonePower = amplitude * amplitude / 2
-        let snrRatio = fit.residualPower > 0 ? tonePower / fit.residualPower : .infinity
+        let amplitude = first.amplitude
+        let snrRatio = first.residualPower > 0 ? amplitude * amplitude / 2 / first.residualPower : .infinity
         guard snrRatio >= snrMinRatio else {
-            noTone.snrDB = nil
-            return noTone
+            reading.snrDB = nil
+            return reading
         }
-        noTone.frequencyHz = frequencyHz
-        noTone.levelDBFS = 20 * log10(amplitude)
-        noTone.snrDB = min(300, 10 * log10(snrRatio))
-        return noTone
+        let strongest = Self.component(omega: first.omega, amplitude: amplitude, residualPower: first.residualPower,
+                                       sampleRateHz: configuration.sampleRateHz)
+        reading.frequencyHz = strongest.frequencyHz
+        reading.levelDBFS = strongest.levelDBFS
+        reading.snrDB = strongest.snrDB
+        if configuration.maxTones > 1 {
+            let tones = moreTones(after: first)
+            // The first tone passed its gate alone; the joint fit only lowers the residual.
+            reading.tones = tones.isEmpty ? [strongest] : tones
+            if let loudest = reading.tones.first {
+                reading.frequencyHz = loudest.frequencyHz
+                reading.levelDBFS = loudest.levelDBFS
+                reading.snrDB = loudest.snrDB
+            }
+        }
+        return reading
     }
 
-    // MARK: - Spectrum helpers
+    // MARK: - Tones
 
-    /// The local maximum inside the band that stands highest above its own
-    /// noise floor, and by how much (a power ratio); nil when the band holds
-    /// no local maximum or the spectrum is not finite.
-    private func mostProminentPeak() -> (bin: Int, prominence: Double)? {
-        let lastBin = configuration.fftSize / 2 - 1
-        // The sliding medians compare values: a non-finite bin (float overflow
-        // of an absurdly loud input) would break their order.
-        for k in 0...(configuration.fftSize / 2) where !power[k].isFinite { return nil }
-        floorBelow.reset()
-        floorAbove.reset()
-        var best: (bin: Int, prominence: Double)?
-        for k in lowBin...highBin {
-            // Both windows only move up with k, so each step is one bin out and one in.
-            floorBelow.slide(to: max(1, k - Self.floorHalfWidthBins), k - Self.mainLobeBins - 1, of: power)
-            floorAbove.slide(to: k + Self.mainLobeBins + 1, min(lastBin, k + Self.floorHalfWidthBins), of: power)
-            guard power[k] > 0, power[k] >= power[k - 1], power[k] >= power[k + 1] else { continue }
-            let below = floorBelow.median(minimumCount: Self.floorMinimumBins)
-            let above = floorAbove.median(minimumCount: Self.floorMinimumBins)
-            let floor = noiseFloor(at: k, below: below, above: above)
-            let prominence = floor > 0 ? power[k] / floor : .infinity
-            if let current = best,
-               prominence < current.prominence || (prominence == current.prominence && power[k] <= power[current.bin]) {
-                continue
-            }
-            best = (k, prominence)
+    /// The strongest gated tone of the (mean-removed) `residual`, fitted on `samples`.
+    private func strongestTone() -> SinusoidFit? {
+        spectrum(of: residual)
+        guard findGatedPeaks(), let loudest = gatedPeaks.first else { return nil }
+        let n = configuration.fftSize
+        let binRadians = 2 * Double.pi / Double(n)
+        var best: SinusoidFit?
+        for peak in gatedPeaks.prefix(Self.strongestCandidatesMax)
+        where power[peak] >= Self.strongestCandidateRatio * power[loudest] {
+            let omegaStart = (Double(peak) + interpolatedOffset(at: peak)) * binRadians
+            guard let fit = SinusoidFit.refine(UnsafeBufferPointer(start: samples, count: n),
+                                               omegaStart: omegaStart, maxStepRadians: 1.5 * binRadians),
+                  inBand(fit.omega) else { continue }
+            if best.map({ fit.amplitude > $0.amplitude }) ?? true { best = fit }
         }
         return best
     }
 
-    /// Mean noise power per bin at `peak`, from the medians of the bins below
-    /// and above it (main lobe excluded), scaled by 1/ln 2 (median → mean of
-    /// an exponential). Where the two sides differ (coloured noise), the
-    /// louder side is taken so a slope is not mistaken for a tone. Where there
-    /// is no side below (a peak within a few bins of DC), the floor is also
-    /// extrapolated down from above, for the same reason.
-    private func noiseFloor(at peak: Int, below: Double?, above: Double?) -> Double {
-        var floor = max(below ?? 0, above ?? 0)
-        if below == nil, let trend = extrapolatedFloor(at: peak) { floor = max(floor, trend) }
-        return floor / log(2.0)
-    }
-
-    /// The noise floor at a peak near DC, extrapolated from above.
-    ///
-    /// Noise that rises towards DC (pink noise, rumble, wind) follows a power
-    /// law there, so the medians of `slopeBands` bands above the main lobe are
-    /// fitted with a line in log power against log bin (slope between 0 and
-    /// that of brown noise) and the line is read at the peak. For white noise
-    /// the line is flat and changes little; for pink noise it restores the
-    /// 5–10 dB the bins above understate.
-    /// - Returns: a median-scale power (like the side medians), or nil when
-    ///   the spectrum is too short or a band median is zero.
-    private func extrapolatedFloor(at peak: Int) -> Double? {
-        let first = peak + Self.mainLobeBins + 1
-        let width = min(Self.slopeBandBins, (configuration.fftSize / 2 - first) / Self.slopeBands)
-        guard width >= Self.floorMinimumBins else { return nil }
-        var sumX = 0.0, sumY = 0.0, sumXX = 0.0, sumXY = 0.0
-        for band in 0..<Self.slopeBands {
-            let start = first + band * width
-            guard let level = median(from: start, to: start + width - 1), level > 0 else { return nil }
-            let x = log(Double(start) + Double(width - 1) / 2), y = log(level)
-            sumX += x; sumY += y; sumXX += x * x; sumXY += x * y
+    /// Tones 2…K: subtract, search the residual, fit all jointly; strongest first.
+    /// Each further tone must pass the prominence gate on the residual and the SNR gate.
+    private func moreTones(after first: SinusoidFit) -> [ToneComponent] {
+        let n = configuration.fftSize
+        let binRadians = 2 * Double.pi / Double(n)
+        let frame = UnsafeBufferPointer(start: samples, count: n)
+        var fit = SinusoidMixtureFit(
+            tones: [.init(omega: first.omega, cosineAmplitude: first.cosineAmplitude, sineAmplitude: first.sineAmplitude)],
+            offset: first.offset, residualPower: first.residualPower)
+        while fit.tones.count < configuration.maxTones {
+            fit.forEachModelSample(count: n) { index, value in residual[index] = samples[index] - value }
+            spectrum(of: residual)
+            guard findGatedPeaks() else { break }
+            let known = fit.tones.map { $0.omega / binRadians }
+            guard let peak = gatedPeaks.first(where: { peak in
+                known.allSatisfy { abs($0 - Double(peak)) > Self.toneSeparationBins + 0.5 }
+            }) else { break }
+            let omegaStart = (Double(peak) + interpolatedOffset(at: peak)) * binRadians
+            guard let joint = SinusoidMixtureFit.refine(frame, omegaStarts: fit.tones.map(\.omega) + [omegaStart],
+                                                        maxStepRadians: 1.5 * binRadians),
+                  let added = joint.tones.last, inBand(added.omega),
+                  fit.tones.allSatisfy({ abs($0.omega - added.omega) > Self.toneSeparationBins * binRadians }),
+                  added.amplitude * added.amplitude / 2 >= snrMinRatio * joint.residualPower,
+                  added.amplitude >= Self.furtherToneRangeRatio * (joint.tones.map(\.amplitude).max() ?? 0)
+            else { break }
+            fit = joint
         }
-        let count = Double(Self.slopeBands)
-        // Noise near DC is rarely steeper than brown (1/f²); a steeper slope
-        // is the skirt of a strong tone's own window sidelobes (1/f⁶), which
-        // must not be mistaken for noise that would hide that tone.
-        let fitted = (count * sumXY - sumX * sumY) / (count * sumXX - sumX * sumX)
-        let slope = min(0, max(Self.steepestNoiseSlope, fitted))
-        return exp((sumY + slope * (count * log(Double(peak)) - sumX)) / count)
+        return fit.tones
+            .filter { $0.amplitude * $0.amplitude / 2 >= snrMinRatio * fit.residualPower }
+            .sorted { $0.amplitude > $1.amplitude }
+            .map { Self.component(omega: $0.omega, amplitude: $0.amplitude, residualPower: fit.residualPower,
+                                  sampleRateHz: configuration.sampleRateHz) }
     }
 
-    /// Median power of bins `first…last`; nil when fewer than 4 bins.
-    private func median(from first: Int, to last: Int) -> Double? {
-        guard last - first + 1 >= 4 else { return nil }
-        neighbours.removeAll(keepingCapacity: true)
-        for k in first...last { neighbours.append(power[k]) }
-        neighbours.sort()
-        return neighbours[neighbours.count / 2]
+    private static func component(omega: Double, amplitude: Double, residualPower: Double,
+                                  sampleRateHz: Double) -> ToneComponent {
+        let snrRatio = residualPower > 0 ? amplitude * amplitude / 2 / residualPower : .infinity
+        return ToneComponent(frequencyHz: omega / (2 * Double.pi) * sampleRateHz, levelDBFS: 20 * log10(amplitude),
+                             snrDB: min(300, 10 * log10(snrRatio)))
     }
 
-    /// Vertex of the parabola through the log power of the peak and its neighbours, in bins.
-    private func parabolicOffset(at peak: Int) -> Double {
-        let tiny = 1e-300
-        let left = log(power[peak - 1] + tiny), centre = log(power[peak] + tiny), right = log(power[peak + 1] + tiny)
-        let denominator = left - 2 * centre + right
-        guard denominator < 0 else { return 0 }
-        return max(-0.5, min(0.5, 0.5 * (left - right) / denominator))
+    private func inBand(_ omega: Double) -> Bool {
+        let frequencyHz = omega / (2 * Double.pi) * configuration.sampleRateHz
+        return frequencyHz >= configuration.lowHz && frequencyHz <= configuration.highHz
+    }
+
+    /// Hann-windowed power spectrum of `values` into `power`.
+    private func spectrum(of values: UnsafeMutablePointer<Double>) {
+        for index in 0..<configuration.fftSize { fft.input[index] = Float(values[index]) * window[index] }
+        fft.powerSpectrum(into: power)
     }
 }

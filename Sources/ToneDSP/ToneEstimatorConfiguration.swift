@@ -13,15 +13,19 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
     /// alone passes it in fewer than 1 window in 10 000; pink noise, whose
     /// floor near DC has to be extrapolated, in a few.
     public var prominenceMinDB: Double?
+    /// How many tones to look for (`--tones K`, 1…16): the K strongest that pass the gates.
+    public var maxTones: Int
+    public static let maxTonesLimit = 16
 
     public init(sampleRateHz: Double, fftSize: Int = 4096, lowHz: Double = 20, highHz: Double? = nil,
-                snrMinDB: Double = -20, prominenceMinDB: Double? = nil) {
+                snrMinDB: Double = -20, prominenceMinDB: Double? = nil, maxTones: Int = 1) {
         self.sampleRateHz = sampleRateHz
         self.fftSize = fftSize
         self.lowHz = lowHz
         self.highHz = highHz ?? sampleRateHz / 2
         self.snrMinDB = snrMinDB
         self.prominenceMinDB = prominenceMinDB
+        self.maxTones = maxTones
     }
 
     /// The first problem with these settings, as a sentence a person can act on.
@@ -45,6 +49,9 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
         if !snrMinDB.isFinite { return "--snr-min must be a finite number of dB" }
         if let prominenceMinDB, !prominenceMinDB.isFinite {
             return "the prominence threshold \(prominenceMinDB) dB must be a finite number of dB"
+        }
+        if maxTones < 1 || maxTones > Self.maxTonesLimit {
+            return "--tones \(maxTones) must be between 1 and \(Self.maxTonesLimit)"
         }
         return nil
     }

@@ -10,6 +10,10 @@ public struct ToneReading: Sendable, Equatable {
     public var rmsDBFS: Double?
     /// The window held NaN or ±Inf; nothing else is reported.
     public var invalidInput: Bool
+    /// Every tone found, strongest first (the first is the one of the fields
+    /// above). Filled only when the estimator looks for more than one tone
+    /// (`maxTones` > 1); empty then means no tone.
+    public var tones: [ToneComponent] = []
 
     public init(frequencyHz: Double? = nil, levelDBFS: Double? = nil, snrDB: Double? = nil,
                 rmsDBFS: Double? = nil, invalidInput: Bool = false) {

@@ -14,6 +14,8 @@ public struct NodeSettings: Sendable {
     /// nil: the server's Nyquist frequency.
     public var highHz: Double?
     public var snrMinDB = -20.0
+    /// How many tones to report per window (`--tones K`).
+    public var maxTones = 1
     /// Ports to connect to our `in` (sources) and from our `out` (destinations).
     public var connectIn: [String] = []
     public var connectOut: [String] = []
@@ -40,7 +42,8 @@ public struct NodeSettings: Sendable {
 
     public func estimatorConfiguration(sampleRateHz: Double) -> ToneEstimatorConfiguration {
         ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize, lowHz: lowHz,
-                                   highHz: highHz ?? sampleRateHz / 2, snrMinDB: snrMinDB)
+                                   highHz: highHz ?? sampleRateHz / 2, snrMinDB: snrMinDB,
+                                   maxTones: maxTones)
     }
 }
 

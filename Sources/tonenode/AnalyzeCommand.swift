@@ -44,7 +44,8 @@ struct AnalyzeCommand: ParsableCommand {
         try reader.forEachBlock(channel: channel - 1) { block in
             analyzer.process(block) { report in
                 reports += 1
-                Console.out(analysis.json ? ReportFormatter.json(report) : ReportFormatter.human(report))
+                Console.out(analysis.json ? ReportFormatter.json(report, listTones: analysis.listsTones)
+                                          : ReportFormatter.human(report, listTones: analysis.listsTones))
             }
         }
         if let plot {

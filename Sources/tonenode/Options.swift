@@ -87,8 +87,14 @@ struct AnalysisOptions: ParsableArguments {
     var band: FrequencyBand?
 
     @Option(name: .customLong("snr-min"), parsing: .unconditional, help: ArgumentHelp(
-        "No-tone gate: a tone must carry at least this SNR in dB (tone vs everything else).", valueName: "db"))
+        "No-tone gate: a tone must carry at least this SNR in dB (the tone against the rest of the window, "
+            + "other reported tones excepted).", valueName: "db"))
     var snrMin = -20.0
+
+    @Option(help: ArgumentHelp(
+        "Report up to K tones per window, strongest first, each with its own frequency, level and SNR "
+            + "(JSON: a `tones` array; each tone passes the same no-tone gates).", valueName: "k"))
+    var tones = 1
 
     @Flag(help: "One JSON object per report on stdout.")
     var json = false
@@ -99,7 +105,11 @@ struct AnalysisOptions: ParsableArguments {
         settings.lowHz = band?.lowHz ?? 20
         settings.highHz = band?.highHz
         settings.snrMinDB = snrMin
+        settings.maxTones = tones
     }
+
+    /// Whether reports list every tone (`--tones` above 1).
+    var listsTones: Bool { tones > 1 }
 
     func validate() throws {
         guard fftSize >= 256, fftSize <= 1 << 20, fftSize & (fftSize - 1) == 0 else {
@@ -114,5 +124,8 @@ struct AnalysisOptions: ParsableArguments {
             }
         }
         guard snrMin.isFinite else { throw ValidationError("--snr-min must be a finite number of dB") }
+        guard tones >= 1, tones <= ToneEstimatorConfiguration.maxTonesLimit else {
+            throw ValidationError("--tones \(tones) must be between 1 and \(ToneEstimatorConfiguration.maxTonesLimit)")
+        }
     }
 }

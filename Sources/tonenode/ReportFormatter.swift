@@ -3,12 +3,34 @@ import ToneDSP
 
 /// Turns reports into lines: one JSON object, or a line for people.
 enum ReportFormatter {
-    /// `{"time_s":…,"freq_hz":…|null,"level_dbfs":…|null,"snr_db":…|null,"rms_dbfs":…|null,"invalid":false}`
-    static func json(_ report: ToneReport) -> String {
+    /// `{"time_s":…,"freq_hz":…|null,"level_dbfs":…|null,"snr_db":…|null,"rms_dbfs":…|null,"invalid":false}`;
+    /// with `listTones` (`--tones` above 1) also `"tones":[{"freq_hz":…,"level_dbfs":…,"snr_db":…},…]`,
+    /// strongest first (the top-level fields are the first tone's; `[]` with no tone).
+    static func json(_ report: ToneReport, listTones: Bool = false) -> String {
         let r = report.reading
-        return "{\"time_s\":\(number(report.timeSeconds)),\"freq_hz\":\(number(r.frequencyHz))"
+        var line = "{\"time_s\":\(number(report.timeSeconds)),\"freq_hz\":\(number(r.frequencyHz))"
             + ",\"level_dbfs\":\(number(r.levelDBFS)),\"snr_db\":\(number(r.snrDB))"
-            + ",\"rms_dbfs\":\(number(r.rmsDBFS)),\"invalid\":\(r.invalidInput)}"
+            + ",\"rms_dbfs\":\(number(r.rmsDBFS)),\"invalid\":\(r.invalidInput)"
+        if listTones {
+            let tones = r.tones.map { tone in
+                "{\"freq_hz\":\(number(tone.frequencyHz)),\"level_dbfs\":\(number(tone.levelDBFS))"
+                    + ",\"snr_db\":\(number(tone.snrDB))}"
+            }
+            line += ",\"tones\":[" + tones.joined(separator: ",") + "]"
+        }
+        return line + "}"
+    }
+
+    /// One line per report; with `listTones` and more than one tone, the
+    /// further tones follow on lines of their own, indented under the first.
+    static func human(_ report: ToneReport, listTones: Bool = false) -> String {
+        let line = human(report)
+        guard listTones, report.reading.tones.count > 1 else { return line }
+        let further = report.reading.tones.dropFirst().map { tone in
+            String(repeating: " ", count: 15)
+                + String(format: "%13.4f Hz   %7.2f dBFS   SNR %6.1f dB", tone.frequencyHz, tone.levelDBFS, tone.snrDB)
+        }
+        return ([line] + further).joined(separator: "\n")
     }
 
     static func human(_ report: ToneReport) -> String {

@@ -54,8 +54,8 @@ struct RunCommand: AsyncParsableCommand {
         defer { signals.cancel() }
         ControlReader.start(apply: supervisor.controller)
         let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
-        let output = NodeOutput(json: analysis.json, durationSeconds: duration, stop: supervisor.stopRequester,
-                                liveView: live ? LiveViewRenderer() : nil)
+        let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
+                                stop: supervisor.stopRequester, liveView: live ? LiveViewRenderer() : nil)
         output.liveView?.update { $0.tuning = tuning.temperament }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
@@ -66,6 +66,8 @@ struct RunCommand: AsyncParsableCommand {
 /// Prints what a supervised node reports: reports on stdout, the rest on stderr.
 struct NodeOutput {
     let json: Bool
+    /// `--tones` above 1: every tone of a report, not only the strongest.
+    var listTones = false
     let durationSeconds: Double?
     let stop: @Sendable () -> Void
     /// On a terminal: the view redrawn in place instead of one line per report.
@@ -88,7 +90,8 @@ struct NodeOutput {
             if let liveView {
                 liveView.update { $0.report = report }
             } else {
-                Console.out(json ? ReportFormatter.json(report) : ReportFormatter.human(report))
+                Console.out(json ? ReportFormatter.json(report, listTones: listTones)
+                                 : ReportFormatter.human(report, listTones: listTones))
             }
             if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
         case .trouble(let xruns, let overflows, let dropped):

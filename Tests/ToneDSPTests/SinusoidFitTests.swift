@@ -25,6 +25,47 @@ struct SinusoidFitTests {
         #expect(fit.residualPower < 1e-24)
     }
 
+    @Test("SinusoidMixtureFit: three noise-free double-precision sines, two of them 2 bins apart and 60 dB apart, recovered to rounding")
+    func mixtureRecovery() throws {
+        let n = 4096
+        let binRadians = 2 * Double.pi / Double(n)
+        let t0 = -Double(n - 1) / 2
+        // (ω, a, b): a loud tone, a -60 dB one 2 bins above it, one near DC.
+        let truth: [(Double, Double, Double)] = [(100.3 * binRadians, 0.5, -0.2), (102.3 * binRadians, 4e-4, 3e-4),
+                                                 (2.7 * binRadians, -0.1, 0.05)]
+        let offset = 0.02
+        let samples = (0..<n).map { index in
+            let t = t0 + Double(index)
+            return truth.reduce(offset) { $0 + $1.1 * cos($1.0 * t) + $1.2 * sin($1.0 * t) }
+        }
+        let starts = truth.enumerated().map { $1.0 + (0.2 - 0.15 * Double($0)) * binRadians }
+        let fit = try #require(samples.withUnsafeBufferPointer {
+            SinusoidMixtureFit.refine($0, omegaStarts: starts, maxStepRadians: 1.5 * binRadians)
+        })
+        for (tone, expected) in zip(fit.tones, truth) {
+            #expect(abs(tone.omega - expected.0) < 1e-11)
+            #expect(abs(tone.cosineAmplitude - expected.1) < 1e-10)
+            #expect(abs(tone.sineAmplitude - expected.2) < 1e-10)
+        }
+        #expect(abs(fit.offset - offset) < 1e-10)
+        #expect(fit.residualPower < 1e-20)
+    }
+
+    @Test("SinusoidMixtureFit: two starts on one tone do not make two tones")
+    func mixtureMerging() throws {
+        let n = 2048
+        let binRadians = 2 * Double.pi / Double(n)
+        let samples = (0..<n).map { 0.3 * cos(50.4 * binRadians * Double($0)) }
+        let fit = samples.withUnsafeBufferPointer {
+            SinusoidMixtureFit.refine($0, omegaStarts: [50.3 * binRadians, 50.6 * binRadians],
+                                      maxStepRadians: 1.5 * binRadians)
+        }
+        // Either rejected (singular or running away), or one of the two carries (almost) nothing.
+        if let fit {
+            #expect(fit.tones.map(\.amplitude).min() ?? 0 < 1e-3 || abs(fit.tones[0].omega - fit.tones[1].omega) > binRadians)
+        }
+    }
+
     @Test("RealFFT: a bin-centred cosine puts (A·N/2)² in its bin and nothing elsewhere")
     func powerSpectrum() throws {
         let n = 1024, bin = 37

@@ -29,6 +29,30 @@ struct ToneEstimatorAccuracyTests {
         #expect(levelError.value < 0.01)
     }
 
+    /// 25 frequencies spaced evenly in log from 2.5 bins above DC to 20 kHz,
+    /// levels from full scale to -80 dBFS.
+    @Test("noise-free: frequency bias below 0.01 cent and level within 0.05 dB, 2.5 bins from DC to 20 kHz",
+          arguments: [0.0, -20.0, -80.0])
+    func noiseFreeBias(levelDBFS: Double) throws {
+        let estimator = try TestSignal.estimator()
+        var random = SeededRandom(seed: 0xB1A5 ^ UInt64(-levelDBFS))
+        let lowestHz = 2.5 * Self.binHz, highestHz = 20_000.0
+        var worstCents = Worst(), worstLevel = Worst()
+        for step in 0...24 {
+            let frequencyHz = lowestHz * pow(highestHz / lowestHz, Double(step) / 24)
+            let amplitude = Decibels.amplitude(dbfs: levelDBFS)
+            let frame = TestSignal.sine(frequencyHz: frequencyHz, amplitude: amplitude, phase: random.phase(),
+                                        random: &random)
+            let reading = estimator.estimate(frame)
+            let measured = try #require(reading.frequencyHz, "\(frequencyHz) Hz")
+            worstCents.add(1200 * log2(measured / frequencyHz))
+            worstLevel.add(try #require(reading.levelDBFS) - levelDBFS)
+        }
+        report("noise-free at \(Int(levelDBFS)) dBFS, 29 Hz…20 kHz: max |bias| \(formatted(worstCents.value)) cent, max |ΔL| \(formatted(worstLevel.value)) dB")
+        #expect(worstCents.value < 0.01)
+        #expect(worstLevel.value < 0.05)
+    }
+
     @Test("rmsDBFS is the sine-referenced level of the window, snrDB is high for a clean tone")
     func rmsAndSnr() throws {
         var random = SeededRandom(seed: 0xA11)

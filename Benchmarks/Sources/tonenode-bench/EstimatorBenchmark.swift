@@ -19,6 +19,8 @@ struct EstimatorBenchmark {
 
     struct Result {
         var comparison: Comparison
+        /// Against the estimator as it was before the speed work (`BaselineToneEstimator`).
+        var againstBaseline: Comparison
         /// What the estimator made of the first window (a sanity check).
         var reading: ToneReading
     }
@@ -72,6 +74,24 @@ struct EstimatorBenchmark {
                     return checksum
                 }
             })
-        return Result(comparison: comparison, reading: reading)
+        let baseline = try BaselineToneEstimator(
+            ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize), planning: .measure)
+        let againstBaseline = compare(
+            repetitions: repetitions, targetSeconds: targetSeconds,
+            toneNode: { analyses in
+                stopwatch {
+                    var checksum = 0.0
+                    for analysis in 0..<analyses { checksum += estimator.estimate(frame(analysis)).frequencyHz ?? 0 }
+                    return checksum
+                }
+            },
+            reference: { analyses in
+                stopwatch {
+                    var checksum = 0.0
+                    for analysis in 0..<analyses { checksum += baseline.estimate(frame(analysis)).frequencyHz ?? 0 }
+                    return checksum
+                }
+            })
+        return Result(comparison: comparison, againstBaseline: againstBaseline, reading: reading)
     }
 }

@@ -8,8 +8,9 @@ enum TestSignal {
     static var binHz: Double { sampleRateHz / Double(fftSize) }
 
     /// An estimator with the default detector settings, planned quickly.
-    static func estimator(fftSize: Int = fftSize, lowHz: Double = 20) throws -> ToneEstimator {
-        try ToneEstimator(ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize, lowHz: lowHz),
+    static func estimator(fftSize: Int = fftSize, lowHz: Double = 20, maxTones: Int = 1) throws -> ToneEstimator {
+        try ToneEstimator(ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize, lowHz: lowHz,
+                                                     maxTones: maxTones),
                           planning: .estimate)
     }
 

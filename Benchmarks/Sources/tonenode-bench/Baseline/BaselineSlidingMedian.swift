@@ -1,3 +1,4 @@
+// Baseline copy (commit cb90cd7); see BaselineToneEstimator.swift.
 /// The median of a window of bins that slides up a spectrum.
 ///
 /// The window's values are kept sorted, so moving it by one bin is a binary
@@ -5,7 +6,7 @@
 /// estimator can afford a noise floor for every peak of the spectrum.
 ///
 /// Worker only; allocates once, at creation.
-struct SlidingMedian: ~Copyable {
+struct BaselineSlidingMedian: ~Copyable {
     private let sorted: UnsafeMutablePointer<Double>
     private let capacity: Int
     private var count = 0

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - Spectrum helpers
+
+extension ToneEstimator {
+    /// Bins per block of the coarse floor.
+    static let blockBins = 32
+    /// How far (power ratio) below the gate a peak may look against the coarse
+    /// floor and still be measured against its own local floor: 6 dB, many
+    /// times the scatter between the two floors, so the coarse pass only
+    /// spares work and never decides.
+    static let coarseMargin = 4.0
+
+    /// The local maxima inside the band that stand at least the prominence
+    /// gate above their own noise floor, loudest first, in `gatedPeaks`.
+    ///
+    /// A local floor (the medians of the bins on either side, main lobe
+    /// excluded) for every peak of the spectrum is what used to cost most of
+    /// an analysis. So a coarse floor comes first: the median of each block
+    /// of 32 bins, and at a peak the lowest of its own and the neighbouring
+    /// blocks. Only peaks within `coarseMargin` of the gate on that floor
+    /// (in white noise, fewer than one a window) get the exact local floor.
+    /// - Returns: false when the spectrum is not finite (nothing gated).
+    func findGatedPeaks() -> Bool {
+        gatedPeaks.removeAll(keepingCapacity: true)
+        let half = configuration.fftSize / 2
+        // The medians compare values: a non-finite bin (float overflow of an
+        // absurdly loud input) would break their order.
+        for k in 0...half where !power[k].isFinite { return false }
+        for block in 0..<blockCount {
+            let first = max(1, block * Self.blockBins), last = min(half, (block + 1) * Self.blockBins - 1)
+            blockFloors[block] = median(from: first, to: last, minimumCount: 1) ?? 0
+        }
+        let gateOnCoarse = prominenceMinRatio / Self.coarseMargin / log(2.0)
+        for k in lowBin...highBin {
+            let peak = power[k]
+            guard peak > 0, peak >= power[k - 1], peak >= power[k + 1] else { continue }
+            let block = k / Self.blockBins
+            let coarse = min(blockFloors[max(0, block - 1)], blockFloors[block], blockFloors[min(blockCount - 1, block + 1)])
+            guard peak >= gateOnCoarse * coarse else { continue }
+            if prominence(at: k) >= prominenceMinRatio { gatedPeaks.append(k) }
+        }
+        gatedPeaks.sort { power[$0] > power[$1] }
+        return true
+    }
+
+    /// Power at `peak` over its local noise floor.
+    func prominence(at peak: Int) -> Double {
+        let lastBin = configuration.fftSize / 2 - 1
+        let below = median(from: max(1, peak - Self.floorHalfWidthBins), to: peak - Self.mainLobeBins - 1,
+                           minimumCount: Self.floorMinimumBins)
+        let above = median(from: peak + Self.mainLobeBins + 1, to: min(lastBin, peak + Self.floorHalfWidthBins),
+                           minimumCount: Self.floorMinimumBins)
+        let floor = noiseFloor(at: peak, below: below, above: above)
+        return floor > 0 ? power[peak] / floor : .infinity
+    }
+
+    /// Mean noise power per bin at `peak`, from the medians of the bins below
+    /// and above it (main lobe excluded), scaled by 1/ln 2 (median → mean of
+    /// an exponential). Where the two sides differ (coloured noise), the
+    /// louder side is taken so a slope is not mistaken for a tone. Where there
+    /// is no side below (a peak within a few bins of DC), the floor is also
+    /// extrapolated down from above, for the same reason.
+    func noiseFloor(at peak: Int, below: Double?, above: Double?) -> Double {
+        var floor = max(below ?? 0, above ?? 0)
+        if below == nil, let trend = extrapolatedFloor(at: peak) { floor = max(floor, trend) }
+        return floor / log(2.0)
+    }
+
+    /// The noise floor at a peak near DC, extrapolated from above.
+    ///
+    /// Noise that rises towards DC (pink noise, rumble, wind) follows a power
+    /// law there, so the medians of `slopeBands` bands above the main lobe are
+    /// fitted with a line in log power against log bin (slope between 0 and
+    /// that of brown noise) and the line is read at the peak. For white noise
+    /// the line is flat and changes little; for pink noise it restores the
+    /// 5–10 dB the bins above understate.
+    /// - Returns: a median-scale power (like the side medians), or nil when
+    ///   the spectrum is too short or a band median is zero.
+    func extrapolatedFloor(at peak: Int) -> Double? {
+        let first = peak + Self.mainLobeBins + 1
+        let width = min(Self.slopeBandBins, (configuration.fftSize / 2 - first) / Self.slopeBands)
+        guard width >= Self.floorMinimumBins else { return nil }
+        var sumX = 0.0, sumY = 0.0, sumXX = 0.0, sumXY = 0.0
+        for band in 0..<Self.slopeBands {
+            let start = first + band * width
+            guard let level = median(from: start, to: start + width - 1, minimumCount: Self.floorMinimumBins),
+                  level > 0 else { return nil }
+            let x = log(Double(start) + Double(width - 1) / 2), y = log(level)
+            sumX += x; sumY += y; sumXX += x * x; sumXY += x * y
+        }
+        let count = Double(Self.slopeBands)
+        // Noise near DC is rarely steeper than brown (1/f²); a steeper slope
+        // is the skirt of a strong tone's own window sidelobes (1/f⁶), which
+        // must not be mistaken for noise that would hide that tone.
+        let fitted = (count * sumXY - sumX * sumY) / (count * sumXX - sumX * sumX)
+        let slope = min(0, max(Self.steepestNoiseSlope, fitted))
+        return exp((sumY + slope * (count * log(Double(peak)) - sumX)) / count)
+    }
+
+    /// Median power of bins `first…last` (the upper one for an even count);
+    /// nil when there are fewer than `minimumCount` bins.
+    func median(from first: Int, to last: Int, minimumCount: Int) -> Double? {
+        let count = last - first + 1
+        guard count >= max(1, minimumCount) else { return nil }
+        for index in 0..<count { medianScratch[index] = power[first + index] }
+        // Wirth's selection (Hoare partitioning around the target's value):
+        // a few dozen values, about 3 comparisons each instead of a sort's
+        // count/4. The values are finite (checked before), so it terminates.
+        let target = count / 2
+        var low = 0, high = count - 1
+        while low < high {
+            let pivot = medianScratch[target]
+            var i = low, j = high
+            repeat {
+                while medianScratch[i] < pivot { i += 1 }
+                while pivot < medianScratch[j] { j -= 1 }
+                if i <= j {
+                    let swapped = medianScratch[i]
+                    medianScratch[i] = medianScratch[j]
+                    medianScratch[j] = swapped
+                    i += 1
+                    j -= 1
+                }
+            } while i <= j
+            if j < target { low = i }
+            if target < i { high = j }
+        }
+        return medianScratch[target]
+    }
+
+    /// Where the tone lies relative to bin `peak`, in bins: Grandke's exact
+    /// interpolation for the Hann window, from the magnitude ratio of the
+    /// peak and its larger neighbour, `δ = (2α − 1)/(α + 1)`. Within about
+    /// 10⁻³ bin of a clean tone away from DC (the log-parabola it replaces
+    /// was off by up to 0.05 bin), so the least-squares fit that follows
+    /// needs one Gauss–Newton pass fewer.
+    func interpolatedOffset(at peak: Int) -> Double {
+        let centre = power[peak]
+        guard centre > 0 else { return 0 }
+        let leftRatio = (power[peak - 1] / centre).squareRoot(), rightRatio = (power[peak + 1] / centre).squareRoot()
+        let ratio = max(leftRatio, rightRatio)
+        let offset = max(0, min(0.5, (2 * ratio - 1) / (ratio + 1)))
+        return rightRatio >= leftRatio ? offset : -offset
+    }
+}
