@@ -1,72 +1,110 @@
+import CJack
 import Synchronization
 import ToneDSP
 
 /// The real-time half of the node: what runs inside the JACK process callback.
 ///
-/// Its state is inline and pre-allocated: the oscillator lives behind a pointer
-/// allocated in `init`, the controls are atomics, the input hand-over is an
-/// `InputCapture` ring. No class-typed property is touched by `render`.
+/// Its state is inline and pre-allocated: the generator lives behind a pointer
+/// allocated in `init`, controls arrive through a preallocated SPSC ring of
+/// `GeneratorCommand`s, the input hand-over is an `InputCapture` ring. No
+/// class-typed property is touched by `render`.
 ///
-/// Controls: the main thread `store(.releasing)`s a target increment and
-/// amplitude; `render` `load(.acquiring)`s them once per period and ramps.
+/// Controls: any thread may `send` (senders are serialised by a mutex on the
+/// control side; the audio thread never takes it); `render` drains the ring
+/// at the start of each period, then applies the period's MIDI events at
+/// their frame offsets.
 public final class Engine: @unchecked Sendable {
-    // @unchecked Sendable: `oscillator` is written only by the audio thread
-    // after activation (and by `init` before it); every other field is an
-    // atomic or a lock-free ring with its own ordering rules.
-    private let oscillator: UnsafeMutablePointer<Oscillator>
+    // @unchecked Sendable: `generator` and `commandScratch` are used only by the
+    // audio thread after activation (and by `init` before it); `commands` is an
+    // SPSC ring (its producer side is serialised by `producer`), the rest are atomics.
+    private let generator: UnsafeMutablePointer<ToneGenerator>
     /// Input hand-over to the worker.
     public let capture: InputCapture
-    private let targetIncrement = Atomic<UInt64>(0)
-    private let targetAmplitudeBits = Atomic<UInt64>(0)
+    private let commands: SPSCRing
+    private let producer = Mutex<Void>(())
+    private let commandScratch: UnsafeMutablePointer<GeneratorCommand>
+    private static let commandBatch = 64
     /// Frames rendered since activation (audio thread writes).
     public let renderedFrames = Atomic<Int>(0)
+    /// MIDI messages applied (audio thread writes; tests and reports read).
+    public let midiMessages = Atomic<Int>(0)
     public let sampleRateHz: Double
 
     /// - Parameters:
+    ///   - amplitude: peak amplitude of the tone's level (the level a note of velocity 127 plays at).
+    ///   - muted: start silent.
+    ///   - a4Hz, bendRangeSemitones: tuning of MIDI notes and pitch bend.
     ///   - rampSeconds: length of frequency/level ramps (click-free changes).
     ///   - captureSeconds: how much input the ring holds before it overflows.
-    public init(sampleRateHz: Double, frequencyHz: Double, amplitude: Double,
+    public init(sampleRateHz: Double, frequencyHz: Double, amplitude: Double, muted: Bool = false,
+                a4Hz: Double = 440, bendRangeSemitones: Double = 2,
                 rampSeconds: Double = 0.01, captureSeconds: Double = 4) {
         self.sampleRateHz = sampleRateHz
-        oscillator = .allocate(capacity: 1)
-        var osc = Oscillator(rampFrames: max(1, Int(rampSeconds * sampleRateHz)))
-        let increment = Oscillator.increment(frequencyHz: frequencyHz, sampleRateHz: sampleRateHz)
-        osc.reset(increment: increment, amplitude: amplitude)
-        oscillator.initialize(to: osc)
+        generator = .allocate(capacity: 1)
+        generator.initialize(to: ToneGenerator(
+            sampleRateHz: sampleRateHz, frequencyHz: frequencyHz, levelAmplitude: amplitude, muted: muted,
+            rampFrames: max(1, Int(rampSeconds * sampleRateHz)), a4Hz: a4Hz, bendRangeSemitones: bendRangeSemitones))
         capture = InputCapture(capacityFrames: Int(captureSeconds * sampleRateHz))
-        targetIncrement.store(increment, ordering: .releasing)
-        targetAmplitudeBits.store(amplitude.bitPattern, ordering: .releasing)
+        commands = SPSCRing(of: GeneratorCommand.self, minimumCapacity: 256)
+        commandScratch = .allocate(capacity: Self.commandBatch)
     }
 
     deinit {
-        oscillator.deinitialize(count: 1)
-        oscillator.deallocate()
+        generator.deinitialize(count: 1)
+        generator.deallocate()
+        commandScratch.deallocate()
     }
 
     // MARK: - Controls (any thread but the audio thread)
 
-    /// Glides to a new frequency (validated by the caller: 0 < f < Nyquist).
-    public func setFrequency(_ frequencyHz: Double) {
-        targetIncrement.store(Oscillator.increment(frequencyHz: frequencyHz, sampleRateHz: sampleRateHz),
-                              ordering: .releasing)
+    /// Queues a command for the next period. False when the queue is full
+    /// (the audio thread has not run for 256 commands); nothing changes then.
+    @discardableResult
+    public func send(_ command: GeneratorCommand) -> Bool {
+        producer.withLock { _ in
+            withUnsafePointer(to: command) { commands.write(UnsafeRawPointer($0), count: 1) }
+        }
     }
 
-    /// Ramps to a new peak amplitude (0 mutes). Non-finite or negative values are ignored.
+    /// Glides to a new frequency (validated by the caller: 0 < f < Nyquist).
+    public func setFrequency(_ frequencyHz: Double) {
+        send(.tone(frequencyHz: frequencyHz, sampleRateHz: sampleRateHz))
+    }
+
+    /// Ramps to a new peak amplitude (0 silences). Non-finite or negative values are ignored.
     public func setAmplitude(_ amplitude: Double) {
         guard amplitude.isFinite, amplitude >= 0 else { return }
-        targetAmplitudeBits.store(amplitude.bitPattern, ordering: .releasing)
+        send(.level(amplitude: amplitude))
     }
 
     // MARK: - Audio thread
 
-    /// One JACK period: the tone into `output`, `input` into the capture ring.
-    /// Audio thread only.
+    /// One JACK period: the period's controls and MIDI events applied at
+    /// their frames, the generator into `output`, `input` into the capture
+    /// ring. Audio thread only.
     @_noLocks
-    public func render(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int) {
-        let increment = targetIncrement.load(ordering: .acquiring)
-        let amplitude = Double(bitPattern: targetAmplitudeBits.load(ordering: .acquiring))
-        oscillator.pointee.glide(toIncrement: increment, amplitude: amplitude)
-        oscillator.pointee.render(into: output, frames: frames)
+    public func render(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+                       midi: UnsafePointer<tn_midi_event>? = nil, midiCount: Int = 0) {
+        while true {
+            let count = commands.readBytes(into: commandScratch, maxCount: Self.commandBatch)
+            for index in 0..<count { generator.pointee.apply(commandScratch[index]) }
+            if count < Self.commandBatch { break }
+        }
+        var done = 0
+        if let midi {
+            for index in 0..<midiCount {
+                let event = midi[index]
+                // JACK delivers events in time order; clamp against a misbehaving sender.
+                let at = min(frames, max(done, Int(event.time)))
+                if at > done {
+                    generator.pointee.render(into: output + done, frames: at - done)
+                    done = at
+                }
+                generator.pointee.applyMIDI(status: event.data.0, data1: event.data.1, data2: event.data.2)
+            }
+            midiMessages.wrappingAdd(midiCount, ordering: .relaxed)
+        }
+        if done < frames { generator.pointee.render(into: output + done, frames: frames - done) }
         capture.capture(input, count: frames)
         renderedFrames.wrappingAdd(frames, ordering: .relaxed)
     }

@@ -38,6 +38,15 @@ public final class JackClient {
         return port
     }
 
+    /// Registers a terminal MIDI input port.
+    func registerMidiInputPort(_ shortName: String) throws -> OpaquePointer {
+        let flags = JackPortIsInput.rawValue | JackPortIsTerminal.rawValue
+        guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_MIDI_TYPE, UInt(flags), 0) else {
+            throw JackError.portRegistrationFailed(shortName)
+        }
+        return port
+    }
+
     /// Full name (`client:port`) of one of this client's ports.
     func fullName(of port: OpaquePointer) -> String {
         jack_port_name(port).map { String(cString: $0) } ?? ""

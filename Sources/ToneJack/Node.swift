@@ -17,6 +17,8 @@ public final class Node {
     /// Full names of our ports.
     public let inputPortName: String
     public let outputPortName: String
+    /// Full name of the MIDI input port (`midi_in`).
+    public let midiInputPortName: String
 
     private let bridge: UnsafeMutablePointer<tn_bridge>
     private let worker: AnalysisWorker
@@ -33,12 +35,15 @@ public final class Node {
                                           planning: settings.planning)
         let analyzer = ToneAnalyzer(estimator: estimator, hopFrames: settings.hopFrames)
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
-                            amplitude: settings.amplitude)
+                            amplitude: settings.levelAmplitude, muted: settings.muted,
+                            a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones)
         let inPort = try client.registerAudioPort("in", isInput: true)
         let outPort = try client.registerAudioPort("out", isInput: false)
+        let midiPort = try client.registerMidiInputPort("midi_in")
 
         guard let bridge = tn_bridge_create() else { throw JackError.callbackSetupFailed(0) }
         tn_bridge_set_channel(bridge, 0, inPort, outPort)
+        tn_bridge_set_midi_input(bridge, midiPort)
         tn_bridge_set_render(bridge, toneNodeRenderFunction, Unmanaged.passUnretained(engine).toOpaque())
         bridge.pointee.sample_rate = UInt32(client.sampleRateHz)
         bridge.pointee.buffer_size = UInt32(client.bufferFrames)
@@ -57,6 +62,7 @@ public final class Node {
         self.continuation = continuation
         inputPortName = client.fullName(of: inPort)
         outputPortName = client.fullName(of: outPort)
+        midiInputPortName = client.fullName(of: midiPort)
         worker = AnalysisWorker(engine: engine, analyzer: analyzer, bridge: bridge) { continuation.yield($0) }
         worker.start()
 
@@ -64,6 +70,7 @@ public final class Node {
             try client.activate()
             for source in settings.connectIn { try client.connect(from: source, to: inputPortName) }
             for destination in settings.connectOut { try client.connect(from: outputPortName, to: destination) }
+            for source in settings.connectMidi { try client.connect(from: source, to: midiInputPortName) }
             if settings.loopback { try client.connect(from: outputPortName, to: inputPortName) }
         } catch {
             stop()
@@ -98,6 +105,9 @@ public final class Node {
         let continuation = continuation
         return { continuation.finish() }
     }
+
+    /// MIDI messages dropped because a period brought more than the bridge holds.
+    public var droppedMidiMessages: Int { Int(tn_bridge_midi_dropped(bridge)) }
 
     /// Total xruns the server reported to this client.
     public var xrunCount: Int { Int(tn_bridge_xruns(bridge)) }

@@ -20,11 +20,19 @@ public struct NodeSettings: Sendable {
     /// Also connect our own `out` to our own `in` (self-test).
     public var loopback = false
     public var planning: FFTPlanning = .measure
+    /// Frequency of A4 for MIDI notes on `midi_in`.
+    public var a4Hz = 440.0
+    /// Semitones of a full pitch-bend swing on `midi_in`.
+    public var bendRangeSemitones = 2.0
+    /// Ports to connect to our `midi_in`.
+    public var connectMidi: [String] = []
 
     public init() {}
 
     /// The tone's peak amplitude (0 when muted).
-    public var amplitude: Double { muted ? 0 : Decibels.amplitude(dbfs: levelDBFS) }
+    public var amplitude: Double { muted ? 0 : levelAmplitude }
+    /// The peak amplitude of `levelDBFS`, muted or not (beeps, sweeps and MIDI notes play at it).
+    public var levelAmplitude: Double { Decibels.amplitude(dbfs: levelDBFS) }
 
     /// Problems that need the server's sample rate to be found.
     public func problem(sampleRateHz: Double) -> String? {

@@ -123,6 +123,7 @@ public final class NodeSupervisor {
         settings.connectIn = []
         settings.connectOut = []
         settings.loopback = false
+        settings.connectMidi = []
         while !stopSwitch.isRequested {
             let deadline = Date().addingTimeInterval(retryIntervalSeconds)
             while Date() < deadline {
@@ -151,12 +152,15 @@ public enum NodeConnection: Hashable, Comparable, Sendable, CustomStringConverti
     case fromOutput(to: String)
     /// Our `out` feeds our own `in`.
     case selfLoop
+    /// That port feeds our `midi_in`.
+    case intoMidi(from: String)
 
     public var description: String {
         switch self {
         case .intoInput(let port): "\(port) → in"
         case .fromOutput(let port): "out → \(port)"
         case .selfLoop: "out → in"
+        case .intoMidi(let port): "\(port) → midi_in"
         }
     }
 }
@@ -170,7 +174,8 @@ extension Node {
         let fromOutput = client.connections(ofPort: outputPortName).filter { $0 != inputPortName }.map {
             NodeConnection.fromOutput(to: $0)
         }
-        return intoInput + fromOutput
+        let intoMidi = client.connections(ofPort: midiInputPortName).map { NodeConnection.intoMidi(from: $0) }
+        return intoInput + fromOutput + intoMidi
     }
 
     /// Makes each connection; returns those that could not be made yet.
@@ -180,6 +185,7 @@ extension Node {
             case .intoInput(let port): (port, inputPortName)
             case .fromOutput(let port): (outputPortName, port)
             case .selfLoop: (outputPortName, inputPortName)
+            case .intoMidi(let port): (port, midiInputPortName)
             }
             return (try? client.connect(from: source, to: destination)) == nil
         }
@@ -204,9 +210,12 @@ final class LiveControls: Sendable {
         try state.withLock { (state: inout State) throws(ControlCommand.Problem) in
             let rate = state.engine?.sampleRateHz ?? .infinity
             let changed = try command.applied(to: state.settings, sampleRateHz: rate)
+            if let engine = state.engine, let generatorCommand = command.generatorCommand(settings: changed, sampleRateHz: rate) {
+                guard engine.send(generatorCommand) else {
+                    throw ControlCommand.Problem("the audio thread is not taking commands (queue full); '\(command)' dropped")
+                }
+            }
             state.settings = changed
-            state.engine?.setFrequency(changed.frequencyHz)
-            state.engine?.setAmplitude(changed.amplitude)
         }
     }
 }
