@@ -22,16 +22,20 @@ let package = Package(
             name: "CFFTW", pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(
+            name: "CLiblo", pkgConfig: "liblo",
+            providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(
             name: "CSndfile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
 
         .target(name: "ToneDSP", dependencies: ["CFFTW"]),
         .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
         .target(name: "ToneJack", dependencies: ["CJack", "ToneDSP"]),
+        .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneJack"]),
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneAudioFile", "ToneJack",
+                "ToneDSP", "ToneAudioFile", "ToneJack", "ToneOSC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

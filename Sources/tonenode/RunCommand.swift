@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import ToneDSP
 import ToneJack
+import ToneOSC
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,14 +18,22 @@ struct RunCommand: AsyncParsableCommand {
             the server's new rate and period, and restores its connections. \
             Exit status: 0 after SIGINT/SIGTERM/SIGHUP or --duration, 1 on an \
             error (or when the server goes away with --no-reconnect).
-            Control it by writing lines to its stdin: `freq HZ`, `level DBFS`, \
-            `mute on|off` (changes glide without clicks; a bad line is reported \
-            on stderr and ignored).
+            Control it by writing lines to its stdin (a script, or typed at a \
+            prompt on a terminal): `freq HZ`, `level DBFS`, `mute on|off`, \
+            `beep HZ SECONDS`, `sweep START_HZ END_HZ SECONDS`; the same over \
+            OSC with --osc-port (`/tonenode/freq f` …). Changes glide without \
+            clicks; beeps and sweeps have raised-cosine edges and crossfade with \
+            the tone. A bad line or message is one line on stderr and is ignored. \
+            MIDI on port `midi_in`: note-on plays the note (equal temperament \
+            around --a4), velocity scales --level, note-off releases, pitch bend \
+            bends (--bend-range).
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions
     @OptionGroup(title: "Tone") var tone: ToneOptions
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
+    @OptionGroup(title: "Control (MIDI, OSC)") var control: ControlOptions
+    @OptionGroup(title: "Tuning") var tuning: TuningOptions
 
     @Option(help: ArgumentHelp("Stop after this many seconds of audio (default: run until stopped).",
                                valueName: "seconds"))
@@ -44,11 +53,27 @@ struct RunCommand: AsyncParsableCommand {
         jack.apply(to: &settings)
         tone.apply(to: &settings)
         analysis.apply(to: &settings)
+        control.apply(to: &settings)
+        settings.a4Hz = tuning.a4
+        var osc: OSCServer?
+        if let port = control.oscPort {
+            do throws(OSCServer.StartError) {
+                osc = try OSCServer(host: control.oscHost, port: port)
+            } catch {
+                Console.err("error: " + error.description)
+                throw ExitCode.failure
+            }
+        }
+        defer { osc?.stop() }
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         // Watch signals before the first open, so one during start-up is a clean stop too.
         let signals = SignalWatcher(onSignal: supervisor.stopRequester)
         defer { signals.cancel() }
         ControlReader.start(apply: supervisor.controller)
+        if let osc {
+            osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
+            Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
+        }
         let output = NodeOutput(json: analysis.json, durationSeconds: duration, stop: supervisor.stopRequester)
         let outcome = try await supervisor.run(output.handle)
         if outcome == .serverGone { throw ExitCode.failure }
@@ -84,12 +109,19 @@ struct NodeOutput {
 }
 
 /// Reads control commands from stdin, one per line, on a thread of its own,
-/// for as long as stdin is open. A bad line is one error line on stderr; the
-/// node keeps running with its previous settings.
+/// for as long as stdin is open: script lines when stdin is a pipe or file,
+/// at a `tonenode> ` prompt (on stderr) when it is a terminal. A bad line is
+/// one error line on stderr; the node keeps running with its previous settings.
 enum ControlReader {
     static func start(apply: @escaping @Sendable (ControlCommand) throws(ControlCommand.Problem) -> Void) {
+        let interactive = isatty(STDIN_FILENO) == 1
         let thread = Thread {
-            while let line = readLine() {
+            if interactive {
+                Console.err("type freq HZ, level DBFS, mute on|off, beep HZ SECONDS or sweep START_HZ END_HZ SECONDS")
+            }
+            while true {
+                if interactive { FileHandle.standardError.write(Data("tonenode> ".utf8)) }
+                guard let line = readLine() else { break }
                 do throws(ControlCommand.Problem) {
                     if let command = try ControlCommand.parse(line) { try apply(command) }
                 } catch {
