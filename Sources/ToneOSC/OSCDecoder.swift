@@ -34,6 +34,12 @@ public enum OSCDecoder {
         var shown: [String] = []
         let argv = lo_message_get_argv(message)
         for (index, type) in types.utf8.prefix(count).enumerated() {
+            // T and F carry no data (their argv entry may be empty).
+            if type == UInt8(ascii: "T") || type == UInt8(ascii: "F") {
+                numbers.append(type == UInt8(ascii: "T") ? 1 : 0)
+                shown.append(type == UInt8(ascii: "T") ? "true" : "false")
+                continue
+            }
             guard let arg = argv?[index] else { break }
             let value: Double?
             switch UInt8(type) {
@@ -41,8 +47,6 @@ public enum OSCDecoder {
             case UInt8(ascii: "h"): value = Double(arg.pointee.h)
             case UInt8(ascii: "f"): value = Double(arg.pointee.f)
             case UInt8(ascii: "d"): value = arg.pointee.d
-            case UInt8(ascii: "T"): value = 1
-            case UInt8(ascii: "F"): value = 0
             case UInt8(ascii: "s"), UInt8(ascii: "S"):
                 value = nil
                 // The string's bytes start at the argument itself (liblo checked the terminator).
@@ -51,7 +55,7 @@ public enum OSCDecoder {
             }
             if let value {
                 numbers.append(value)
-                shown.append(type == UInt8(ascii: "T") ? "true" : type == UInt8(ascii: "F") ? "false" : format(value))
+                shown.append(format(value))
             } else if shown.count <= index {
                 shown.append("<\(Character(Unicode.Scalar(type)))>")
             }
