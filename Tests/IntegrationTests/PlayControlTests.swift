@@ -245,9 +245,12 @@ extension JackServerTests {
 
 @Suite("OSC options")
 struct OSCOptionTests {
-    @Test("a bad --osc-port is one line and status 64", arguments: ["0", "65536", "-5", "abc"])
-    func badPort(port: String) throws {
-        let result = try runCommand(["run", "--osc-port", port, "-s", "no-such-server"])
+    @Test("a bad control option is one line and status 64", arguments: [
+        ["--osc-port", "0"], ["--osc-port", "65536"], ["--osc-port", "-5"], ["-O", "abc"], ["--osc-host", ""],
+        ["--bend-range", "30"], ["--bend-range", "-1"], ["--bend-range", "nan"], ["--a4", "1000"],
+    ])
+    func badOption(option: [String]) throws {
+        let result = try runCommand(["run", "-s", "no-such-server"] + option)
         #expect(result.status == 64)
         #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("tonenode: error:"), "stderr: \(result.stderr)")
     }
