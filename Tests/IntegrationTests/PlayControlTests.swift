@@ -159,6 +159,32 @@ extension JackServerTests {
             })
         }
 
+        @Test("stdin: a script's beep plays on a muted node; a beep without a duration is one error line")
+        func stdinBeep() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let node = try StreamingCommand(["run", "-s", server.name, "-n", "scripted", "--json", "--hop", "1024",
+                                             "--connect-out", "scripted:in", "--mute", "--level", "-9"])
+            defer { node.stop() }
+            func beepReadings(after index: Int) -> Int {
+                node.lines(from: index).compactMap(parseReport).filter {
+                    abs(($0["freq_hz"] as? Double ?? 0) - 2500) < 0.001 && abs(($0["level_dbfs"] as? Double ?? 0) + 9) < 0.01
+                }.count
+            }
+            let deadline = Date().addingTimeInterval(10)
+            while node.lineCount < 4 && Date() < deadline { usleep(20_000) }
+            let mark = node.lineCount
+            node.send("beep 440")
+            node.send("# a comment, then the real one")
+            node.send("beep 2500 0.8")
+            let beepDeadline = Date().addingTimeInterval(10)
+            while beepReadings(after: mark) < 4 && Date() < beepDeadline { usleep(20_000) }
+            #expect(beepReadings(after: mark) >= 4, "stderr: \(node.stderr)")
+            let errors = node.stderr.split(separator: "\n").filter { $0.hasPrefix("tonenode: error:") }
+            #expect(errors.count == 1 && errors.first?.contains("beep 440") == true, "stderr: \(node.stderr)")
+            #expect(node.isRunning)
+        }
+
         @Test("OSC sweep: readings follow f(t) = f0·(f1/f0)^(t/T) between their own timestamps")
         func oscSweep() throws {
             let server = try startServer()
