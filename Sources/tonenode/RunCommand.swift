@@ -133,21 +133,3 @@ enum ControlReader {
         thread.start()
     }
 }
-
-/// SIGINT/SIGTERM/SIGHUP → a stop request (the flag); the main task then closes the client.
-final class SignalWatcher {
-    private let sources: [any DispatchSourceSignal]
-
-    init(onSignal: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "tonenode.signals")
-        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler(handler: onSignal)
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() { sources.forEach { $0.cancel() } }
-}

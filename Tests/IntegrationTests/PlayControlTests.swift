@@ -235,6 +235,28 @@ extension JackServerTests {
             #expect(connections["synth:midi_in"] == ["seq:out"])
         }
 
+        @Test("pitch bend from a JACK MIDI client bends the sounding note ±2 semitones; note-off releases it")
+        func pitchBend() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let peer = try MIDIPeer(name: "bender", server: server.name)
+            defer { _ = peer }
+            let live = try LiveCommand(["run", "-s", server.name, "-n", "bent", "--json", "--hop", "2048", "--mute",
+                                        "--connect-out", "bent:in", "--connect-midi", "bender:out"])
+            #expect(live.waitUntil(timeoutSeconds: 10) { $0.reports.count >= 2 }, "stderr: \(live.stderr)")
+            peer.send(0x90, 69, 127)
+            #expect(reads(live, 440, dbfs: -18), "stderr: \(live.stderr)")
+            for (lsb, msb, semitones) in [(UInt8(0x7F), UInt8(0x7F), 2.0 * 8191 / 8192), (0, 0, -2), (0, 0x40, 0)] {
+                let mark = lastReportTime(live)
+                peer.send(0xE0, lsb, msb)
+                let hz = 440 * pow(2, semitones / 12)
+                #expect(reads(live, hz, dbfs: -18, after: mark), "bend to \(semitones) semitones: \(hz) Hz")
+            }
+            let mark = lastReportTime(live)
+            peer.send(0x80, 69, 0)
+            #expect(live.waitUntil(timeoutSeconds: 10) { readings($0).filter { $0.time > mark + 0.2 && $0.hz == nil }.count >= 2 })
+        }
+
         @Test("after a server restart: MIDI connection restored when its sender is back, OSC level kept")
         func restart() throws {
             let name = "tn-test-playrestart-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
