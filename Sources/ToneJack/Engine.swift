@@ -18,8 +18,12 @@ public final class Engine: @unchecked Sendable {
     // audio thread after activation (and by `init` before it); `commands` is an
     // SPSC ring (its producer side is serialised by `producer`), the rest are atomics.
     private let generator: UnsafeMutablePointer<ToneGenerator>
-    /// Input hand-over to the worker.
+    /// Input hand-over to the worker (channel 0).
     public let capture: InputCapture
+    /// Channels 1… (`channels - 1` of them).
+    private let moreCaptures: UnsafeMutablePointer<InputCapture>
+    /// Audio channels: outputs all play the tone, inputs are captured one ring each.
+    public let channels: Int
     private let commands: SPSCRing
     private let producer = Mutex<Void>(())
     private let commandScratch: UnsafeMutablePointer<GeneratorCommand>
@@ -38,8 +42,13 @@ public final class Engine: @unchecked Sendable {
     ///   - captureSeconds: how much input the ring holds before it overflows.
     public init(sampleRateHz: Double, frequencyHz: Double, amplitude: Double, muted: Bool = false,
                 a4Hz: Double = 440, bendRangeSemitones: Double = 2,
-                rampSeconds: Double = 0.01, captureSeconds: Double = 4) {
+                rampSeconds: Double = 0.01, captureSeconds: Double = 4, channels: Int = 1) {
         self.sampleRateHz = sampleRateHz
+        self.channels = max(1, channels)
+        moreCaptures = .allocate(capacity: max(1, channels - 1))
+        for index in 0..<max(0, channels - 1) {
+            (moreCaptures + index).initialize(to: InputCapture(capacityFrames: Int(captureSeconds * sampleRateHz)))
+        }
         generator = .allocate(capacity: 1)
         generator.initialize(to: ToneGenerator(
             sampleRateHz: sampleRateHz, frequencyHz: frequencyHz, levelAmplitude: amplitude, muted: muted,
@@ -53,6 +62,14 @@ public final class Engine: @unchecked Sendable {
         generator.deinitialize(count: 1)
         generator.deallocate()
         commandScratch.deallocate()
+        moreCaptures.deinitialize(count: channels - 1)
+        moreCaptures.deallocate()
+    }
+
+    /// Lends the capture ring of `channel` (0…channels−1).
+    public func withCapture<R>(_ channel: Int, _ body: (borrowing InputCapture) throws -> R) rethrows -> R {
+        precondition(channel >= 0 && channel < channels, "no channel \(channel)")
+        return channel == 0 ? try body(capture) : try body(moreCaptures[channel - 1])
     }
 
     // MARK: - Controls (any thread but the audio thread)
@@ -78,6 +95,25 @@ public final class Engine: @unchecked Sendable {
     }
 
     // MARK: - Audio thread
+
+    /// One JACK period of a node with `channels` ports each way: channel 0 as
+    /// in `render(input:output:…)`, the tone copied to the other outputs, and
+    /// every other input into its own ring. Audio thread only.
+    @_noLocks
+    public func render(inputs: UnsafePointer<UnsafePointer<Float>?>, outputs: UnsafePointer<UnsafeMutablePointer<Float>?>,
+                       channels portChannels: Int, frames: Int,
+                       midi: UnsafePointer<tn_midi_event>?, midiCount: Int) {
+        guard portChannels >= 1, let input = inputs[0], let output = outputs[0] else { return }
+        render(input: input, output: output, frames: frames, midi: midi, midiCount: midiCount)
+        let count = min(portChannels, channels)
+        guard count >= 2 else { return }
+        for channel in 1..<count {
+            if let other = outputs[channel] {
+                UnsafeMutableRawPointer(other).copyMemory(from: output, byteCount: frames * MemoryLayout<Float>.stride)
+            }
+            if let otherInput = inputs[channel] { (moreCaptures + (channel - 1)).pointee.capture(otherInput, count: frames) }
+        }
+    }
 
     /// One JACK period: the period's controls and MIDI events applied at
     /// their frames, the generator into `output`, `input` into the capture

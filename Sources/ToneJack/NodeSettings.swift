@@ -1,3 +1,4 @@
+import CJack
 import ToneDSP
 
 /// Everything needed to start a node, as the user gave it.
@@ -24,6 +25,9 @@ public struct NodeSettings: Sendable {
     public var a4Hz = 440.0
     /// Semitones of a full pitch-bend swing on `midi_in`.
     public var bendRangeSemitones = 2.0
+    /// Audio channels: 1 gives ports `in`/`out`; more give `in_1`…, `out_1`…
+    /// (every output plays the same tone; every input is analysed on its own).
+    public var channels = 1
     /// Ports to connect to our `midi_in`.
     public var connectMidi: [String] = []
 
@@ -37,6 +41,9 @@ public struct NodeSettings: Sendable {
     /// Problems that need the server's sample rate to be found.
     public func problem(sampleRateHz: Double) -> String? {
         let nyquist = sampleRateHz / 2
+        if !(1...Int(TN_MAX_CHANNELS)).contains(channels) {
+            return "--channels \(channels) must be from 1 to \(TN_MAX_CHANNELS)"
+        }
         if frequencyHz >= nyquist {
             return "--freq \(format(frequencyHz)) Hz is at or above the Nyquist frequency \(format(nyquist)) Hz of this server"
         }

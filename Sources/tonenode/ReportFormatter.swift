@@ -4,16 +4,18 @@ import ToneDSP
 /// Turns reports into lines: one JSON object, or a line for people.
 enum ReportFormatter {
     /// `{"time_s":…,"freq_hz":…|null,"level_dbfs":…|null,"snr_db":…|null,"rms_dbfs":…|null,"invalid":false}`
-    static func json(_ report: ToneReport) -> String {
+    /// With `channel` (a node with several inputs), `"channel":K` (from 1) follows `time_s`.
+    static func json(_ report: ToneReport, channel: Int? = nil) -> String {
         let r = report.reading
-        return "{\"time_s\":\(number(report.timeSeconds)),\"freq_hz\":\(number(r.frequencyHz))"
+        return "{\"time_s\":\(number(report.timeSeconds))" + (channel.map { ",\"channel\":\($0)" } ?? "")
+            + ",\"freq_hz\":\(number(r.frequencyHz))"
             + ",\"level_dbfs\":\(number(r.levelDBFS)),\"snr_db\":\(number(r.snrDB))"
             + ",\"rms_dbfs\":\(number(r.rmsDBFS)),\"invalid\":\(r.invalidInput)}"
     }
 
-    static func human(_ report: ToneReport) -> String {
+    static func human(_ report: ToneReport, channel: Int? = nil) -> String {
         let r = report.reading
-        let time = String(format: "%10.3f s", report.timeSeconds)
+        let time = String(format: "%10.3f s", report.timeSeconds) + (channel.map { "  ch \($0)" } ?? "")
         if r.invalidInput { return "\(time)   invalid input (NaN or Inf)" }
         guard let frequency = r.frequencyHz, let level = r.levelDBFS, let snr = r.snrDB else {
             let rms = r.rmsDBFS.map { String(format: "(window %.1f dBFS)", $0) } ?? "(silence)"

@@ -39,7 +39,13 @@ struct RunCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var duration: Double?
 
+    @Option(help: ArgumentHelp(
+        "Audio channels: 1 gives ports `in`/`out`; 2 or more give `in_1`, `in_2`…, `out_1`, `out_2`… (every output plays the tone, every input is analysed and reported on its own).",
+        valueName: "n"))
+    var channels = 1
+
     func validate() throws {
+        guard (1...8).contains(channels) else { throw ValidationError("--channels \(channels) must be from 1 to 8") }
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a positive number of seconds")
         }
@@ -55,6 +61,7 @@ struct RunCommand: AsyncParsableCommand {
         analysis.apply(to: &settings)
         control.apply(to: &settings)
         settings.a4Hz = tuning.a4
+        settings.channels = channels
         var osc: OSCServer?
         if let port = control.oscPort {
             do throws(OSCServer.StartError) {
@@ -74,7 +81,8 @@ struct RunCommand: AsyncParsableCommand {
             osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
             Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
         }
-        let output = NodeOutput(json: analysis.json, durationSeconds: duration, stop: supervisor.stopRequester)
+        let output = NodeOutput(json: analysis.json, durationSeconds: duration, channels: channels,
+                                stop: supervisor.stopRequester)
         let outcome = try await supervisor.run(output.handle)
         if outcome == .serverGone { throw ExitCode.failure }
     }
@@ -84,6 +92,7 @@ struct RunCommand: AsyncParsableCommand {
 struct NodeOutput {
     let json: Bool
     let durationSeconds: Double?
+    let channels: Int
     let stop: @Sendable () -> Void
 
     func handle(_ event: NodeSupervisor.Event) {
@@ -92,9 +101,12 @@ struct NodeOutput {
             Console.err((reconnected ? "reconnected: " : "")
                         + "client '\(node.client.name)' at \(node.client.sampleRateHz) Hz, "
                         + "\(node.client.bufferFrames) frames/period; "
-                        + "ports \(node.inputPortName) (in), \(node.outputPortName) (out)")
+                        + "ports \(node.inputPortNames.joined(separator: ", ")) (in), "
+                        + "\(node.outputPortNames.joined(separator: ", ")) (out), \(node.midiInputPortName) (MIDI)")
         case .report(let report):
-            Console.out(json ? ReportFormatter.json(report) : ReportFormatter.human(report))
+            // Reports carry their channel (from 1) only when there is more than one.
+            let channel = channels > 1 ? report.channel + 1 : nil
+            Console.out(json ? ReportFormatter.json(report, channel: channel) : ReportFormatter.human(report, channel: channel))
             if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
         case .trouble(let xruns, let overflows, let dropped):
             Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
