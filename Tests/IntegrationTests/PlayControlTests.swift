@@ -185,6 +185,20 @@ extension JackServerTests {
             #expect(node.isRunning)
         }
 
+        @Test("stdin on a terminal: a prompt (run under util-linux `script`, which gives it a pty); a pipe: none")
+        func prompt() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let tonenode = productsDirectory.appendingPathComponent("tonenode").path
+            let onTerminal = try runCommand(["-qc", "\(tonenode) run -s \(server.name) -n tty --mute --duration 0.5", "/dev/null"],
+                                            executable: "/usr/bin/script")
+            #expect(onTerminal.status == 0)
+            #expect(onTerminal.stdout.contains("tonenode> "), "output: \(onTerminal.stdout)")
+            let piped = try runCommand(["run", "-s", server.name, "-n", "pipe", "--mute", "--duration", "0.5"])
+            #expect(piped.status == 0)
+            #expect(!piped.stderr.contains("tonenode> ") && !piped.stdout.contains("tonenode> "))
+        }
+
         @Test("OSC sweep: readings follow f(t) = f0·(f1/f0)^(t/T) between their own timestamps")
         func oscSweep() throws {
             let server = try startServer()
