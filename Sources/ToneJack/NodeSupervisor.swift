@@ -214,6 +214,9 @@ final class LiveControls: Sendable {
         try state.withLock { (state: inout State) throws(ControlCommand.Problem) in
             let rate = state.engine?.sampleRateHz ?? .infinity
             let changed = try command.applied(to: state.settings, sampleRateHz: rate)
+            // Settings wait for the next server; a one-shot cannot.
+            if state.engine == nil, case .beep = command { throw ControlCommand.Problem("\(command): no JACK server right now; not played") }
+            if state.engine == nil, case .sweep = command { throw ControlCommand.Problem("\(command): no JACK server right now; not played") }
             if let engine = state.engine, let generatorCommand = command.generatorCommand(settings: changed, sampleRateHz: rate) {
                 guard engine.send(generatorCommand) else {
                     throw ControlCommand.Problem("the audio thread is not taking commands (queue full); '\(command)' dropped")
