@@ -30,6 +30,8 @@ public final class Engine: @unchecked Sendable {
     private static let commandBatch = 64
     /// Frames rendered since activation (audio thread writes).
     public let renderedFrames = Atomic<Int>(0)
+    /// Control commands applied (audio thread writes; tests read).
+    public let appliedCommands = Atomic<Int>(0)
     /// MIDI messages applied (audio thread writes; tests and reports read).
     public let midiMessages = Atomic<Int>(0)
     public let sampleRateHz: Double
@@ -124,6 +126,7 @@ public final class Engine: @unchecked Sendable {
         while true {
             let count = commands.readBytes(into: commandScratch, maxCount: Self.commandBatch)
             for index in 0..<count { generator.pointee.apply(commandScratch[index]) }
+            appliedCommands.wrappingAdd(count, ordering: .relaxed)
             if count < Self.commandBatch { break }
         }
         var done = 0
