@@ -81,7 +81,13 @@ public final class Engine: @unchecked Sendable {
     @discardableResult
     public func send(_ command: GeneratorCommand) -> Bool {
         producer.withLock { _ in
-            withUnsafePointer(to: command) { commands.write(UnsafeRawPointer($0), count: 1) }
+            // The ring copies whole strides; a lone value's storage is only
+            // `size` bytes (an enum's size is below its stride), so stage it
+            // in a slot of one full stride (AddressSanitizer caught the overread).
+            withUnsafeTemporaryAllocation(of: GeneratorCommand.self, capacity: 1) { slot in
+                slot.initializeElement(at: 0, to: command)
+                return commands.write(UnsafeRawPointer(slot.baseAddress!), count: 1)
+            }
         }
     }
 
