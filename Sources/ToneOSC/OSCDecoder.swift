@@ -41,16 +41,20 @@ public enum OSCDecoder {
                 continue
             }
             guard let arg = argv?[index] else { break }
+            // Read just the argument's own bytes: liblo stores a float in 4
+            // bytes, so loading the whole `lo_arg` union (`arg.pointee`)
+            // would read past it (AddressSanitizer caught that).
+            let raw = UnsafeRawPointer(arg)
             let value: Double?
             switch UInt8(type) {
-            case UInt8(ascii: "i"): value = Double(arg.pointee.i)
-            case UInt8(ascii: "h"): value = Double(arg.pointee.h)
-            case UInt8(ascii: "f"): value = Double(arg.pointee.f)
-            case UInt8(ascii: "d"): value = arg.pointee.d
+            case UInt8(ascii: "i"): value = Double(raw.loadUnaligned(as: Int32.self))
+            case UInt8(ascii: "h"): value = Double(raw.loadUnaligned(as: Int64.self))
+            case UInt8(ascii: "f"): value = Double(raw.loadUnaligned(as: Float.self))
+            case UInt8(ascii: "d"): value = raw.loadUnaligned(as: Double.self)
             case UInt8(ascii: "s"), UInt8(ascii: "S"):
                 value = nil
                 // The string's bytes start at the argument itself (liblo checked the terminator).
-                shown.append("\"" + String(cString: UnsafeRawPointer(arg).assumingMemoryBound(to: CChar.self)) + "\"")
+                shown.append("\"" + String(cString: raw.assumingMemoryBound(to: CChar.self)) + "\"")
             default: value = nil
             }
             if let value {
