@@ -36,46 +36,6 @@ func reads(_ live: LiveCommand, _ hz: Double, dbfs: Double? = nil, after time: D
 
 func lastReportTime(_ live: LiveCommand) -> Double { readings(live).last?.time ?? 0 }
 
-@Suite("Engine: MIDI events inside a period")
-struct EngineMIDITests {
-    @Test("a note-on at frame k of a period starts the note exactly at k", arguments: [0, 1, 100, 255])
-    func sampleAccurate(frame: Int) {
-        let rate = 48_000.0
-        let engine = Engine(sampleRateHz: rate, frequencyHz: 1000, amplitude: 0.5, muted: true)
-        var reference = ToneGenerator(sampleRateHz: rate, frequencyHz: 1000, levelAmplitude: 0.5, muted: true, rampFrames: 480)
-        let frames = 256
-        var input = [Float](repeating: 0, count: frames)
-        var output = [Float](repeating: .nan, count: frames)
-        var event = tn_midi_event()
-        event.time = UInt32(frame)
-        event.size = 3
-        event.data = (0x90, 69, 127, 0)
-        input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                withUnsafePointer(to: event) {
-                    engine.render(input: inBuffer.baseAddress!, output: outBuffer.baseAddress!, frames: frames,
-                                  midi: $0, midiCount: 1)
-                }
-            }
-        }
-        var expected = reference.render(frames: frame)
-        reference.applyMIDI(status: 0x90, data1: 69, data2: 127)
-        expected += reference.render(frames: frames - frame)
-        #expect(output == expected)
-        #expect(output.prefix(frame).allSatisfy { $0 == 0 })
-        #expect(output[frame] != 0)
-        #expect(engine.midiMessages.load(ordering: .relaxed) == 1)
-    }
-}
-
-extension ToneGenerator {
-    mutating func render(frames: Int) -> [Float] {
-        var out = [Float](repeating: .nan, count: frames)
-        out.withUnsafeMutableBufferPointer { render(into: $0.baseAddress!, frames: frames) }
-        return out
-    }
-}
-
 extension JackServerTests {
     @Suite("Playing a node: OSC and MIDI")
     struct PlayControlTests {
@@ -301,87 +261,6 @@ extension JackServerTests {
             #expect(reads(live, 440, dbfs: -6 + velocityDB, after: max(before, lastReportTime(live)), timeoutSeconds: 15),
                     "stderr: \(live.stderr)\nstdout tail: \(live.stdout.suffix(400))")
             _ = seq
-        }
-    }
-}
-
-@Suite("OSC options")
-struct OSCOptionTests {
-    @Test("a bad control option is one line and status 64", arguments: [
-        ["--osc-port", "0"], ["--osc-port", "65536"], ["--osc-port", "-5"], ["-O", "abc"], ["--osc-host", ""],
-        ["--bend-range", "30"], ["--bend-range", "-1"], ["--bend-range", "nan"], ["--a4", "1000"],
-    ])
-    func badOption(option: [String]) throws {
-        let result = try runCommand(["run", "-s", "no-such-server"] + option)
-        #expect(result.status == 64)
-        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("tonenode: error:"), "stderr: \(result.stderr)")
-    }
-
-    @Test("a port already in use is one line and status 1")
-    func portInUse() throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
-        let result = try runCommand(["run", "-O", String(port), "-s", "no-such-server"])
-        #expect(result.status == 1)
-        #expect(result.stderrLines == ["tonenode: error: OSC: cannot listen on 127.0.0.1 port \(port): Address already in use"])
-    }
-}
-
-extension JackServerTests {
-    @Suite("Stereo node (--channels 2)")
-    struct ChannelTests {
-        @Test("ports in_1, in_2, out_1, out_2; each input analysed on its own; both outputs carry the same tone")
-        func stereo() throws {
-            let server = try startServer()
-            defer { server.stop() }
-            let simple = try BackgroundProcess("/usr/bin/jack_simple_client", [], server: server.name)
-            defer { _ = simple }
-            try waitForPort("jack_simple_client:output1", server: server.name)
-            // The first --connect-out goes from out_1: here into in_2.
-            let live = try LiveCommand(["run", "-s", server.name, "-n", "st", "--channels", "2", "--json", "--hop", "4096",
-                                        "--connect-out", "st:in_2"])
-            try waitForPort("st:in_2", server: server.name)
-            let wired = try runCommand(["jack_simple_client:output1", "st:in_1"], executable: "/usr/bin/jack_connect",
-                                       environment: ["JACK_DEFAULT_SERVER": server.name])
-            #expect(wired.status == 0)
-            let ports = try runCommand([], executable: "/usr/bin/jack_lsp", environment: ["JACK_DEFAULT_SERVER": server.name])
-                .stdoutLines.filter { $0.hasPrefix("st:") }
-            #expect(ports == ["st:in_1", "st:in_2", "st:out_1", "st:out_2", "st:midi_in"])
-            func channelReads(_ channel: Int, _ hz: Double, dbfs: Double, after time: Double) -> Bool {
-                live.waitUntil(timeoutSeconds: 10) { live in
-                    live.reports.filter { report in
-                        (report["channel"] as? Int) == channel && (report["time_s"] as? Double ?? 0) > time
-                            && abs((report["freq_hz"] as? Double ?? 0) - hz) < 0.001
-                            && abs((report["level_dbfs"] as? Double ?? 0) - dbfs) < 0.01
-                    }.count >= 2
-                }
-            }
-            #expect(channelReads(1, 240, dbfs: 20 * log10(0.2), after: 0.5), "stderr: \(live.stderr)")
-            #expect(channelReads(2, 1000, dbfs: -18, after: 0.5))
-            // out_2 joins out_1 on in_2: the same tone in phase, twice the amplitude (+6.02 dB).
-            let mark = lastReportTime(live)
-            _ = try runCommand(["st:out_2", "st:in_2"], executable: "/usr/bin/jack_connect",
-                               environment: ["JACK_DEFAULT_SERVER": server.name])
-            #expect(channelReads(2, 1000, dbfs: -18 + 20 * log10(2), after: mark + 0.2), "stdout tail: \(live.stdout.suffix(500))")
-        }
-
-        @Test("--channels outside 1…8 is one line and status 64", arguments: ["0", "9", "-1", "two"])
-        func badChannels(value: String) throws {
-            let result = try runCommand(["run", "-s", "no-such-server", "--channels", value])
-            #expect(result.status == 64)
-            #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
         }
     }
 }
