@@ -44,6 +44,6 @@ let package = Package(
             name: "IntegrationTests",
             // CJack only for the tiny test peers that feed NaN/Inf and watch
             // our output; the product's only importer of CJack is ToneJack.
-            dependencies: ["CJack", "ToneDSP", "ToneAudioFile", "ToneJack", "tonenode"]),
+            dependencies: ["CJack", "ToneDSP", "ToneAudioFile", "ToneJack", "ToneOSC", "tonenode"]),
     ]
 )
