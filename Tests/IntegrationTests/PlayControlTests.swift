@@ -248,8 +248,11 @@ extension JackServerTests {
             #expect(reads(live, 440, dbfs: -6 + velocityDB, after: lastReportTime(live)))
             let before = lastReportTime(live)
 
-            seq = nil
+            // The server goes first and takes the sequencer with it (had the
+            // sequencer quit first, a snapshot in between would rightly forget
+            // its connection).
             server.stop()
+            seq = nil
             #expect(live.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("waiting for it to come back") })
             server = try startServer(name: name)
             #expect(live.waitUntil(timeoutSeconds: 15) { $0.stderr.contains("reconnected:") }, "stderr: \(live.stderr)")
