@@ -22,6 +22,9 @@ let package = Package(
             name: "CFFTW", pkgConfig: "fftw3f",
             providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(
+            name: "CLiblo", pkgConfig: "liblo",
+            providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(
             name: "CSndfile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
 
@@ -30,10 +33,11 @@ let package = Package(
         .target(name: "ToneJack", dependencies: ["CJack", "ToneDSP"]),
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
         .target(name: "TonePlot"),
+        .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneJack"]),
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneAudioFile", "ToneJack", "TonePlot",
+                "ToneDSP", "ToneAudioFile", "ToneJack", "TonePlot", "ToneOSC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -43,6 +47,6 @@ let package = Package(
             name: "IntegrationTests",
             // CJack only for the tiny test peers that feed NaN/Inf and watch
             // our output; the product's only importer of CJack is ToneJack.
-            dependencies: ["CJack", "ToneDSP", "ToneAudioFile", "ToneJack", "tonenode"]),
+            dependencies: ["CJack", "ToneDSP", "ToneAudioFile", "ToneJack", "ToneOSC", "tonenode"]),
     ]
 )

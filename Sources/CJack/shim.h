@@ -13,6 +13,7 @@
 #include <jack/types.h>
 #include <jack/metadata.h>
 #include <jack/uuid.h>
+#include <jack/midiport.h>
 #include <semaphore.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,12 +26,28 @@
 
 #define TN_MAX_CHANNELS 8
 
+// MARK: - MIDI input (events copied for the Swift render)
+
+/// Events per period the bridge hands to Swift; more are counted and dropped.
+#define TN_MAX_MIDI_EVENTS 512
+
+/// One short MIDI message (1 to 3 bytes; longer ones, sysex, are not for us)
+/// at frame `time` of the period.
+typedef struct tn_midi_event {
+    uint32_t time;
+    uint32_t size;
+    uint8_t data[4];
+} tn_midi_event;
+
 /// Swift's render entry point. Runs on the JACK thread; must not block.
+/// `midi` holds `midi_count` events of this period in time order.
 typedef void (*tn_render_fn)(void *engine,
                              const float *const *inputs,
                              float *const *outputs,
                              uint32_t channels,
-                             uint32_t nframes);
+                             uint32_t nframes,
+                             const tn_midi_event *midi,
+                             uint32_t midi_count);
 
 typedef struct tn_bridge {
     jack_port_t *in_ports[TN_MAX_CHANNELS];
@@ -40,6 +57,10 @@ typedef struct tn_bridge {
     uint32_t channels;
     tn_render_fn render;
     void *engine;
+    // MIDI input: the port (NULL: none) and the period's events, preallocated.
+    jack_port_t *midi_in;
+    tn_midi_event midi_events[TN_MAX_MIDI_EVENTS];
+    uint64_t midi_dropped;   // __atomic builtins only
     sem_t wake;
     // Written with __atomic builtins only (plain types so Swift can import the struct).
     uint64_t xruns;
@@ -84,6 +105,36 @@ static inline void tn_bridge_set_channel(tn_bridge *b, uint32_t index, jack_port
     if (index + 1 > b->channels) b->channels = index + 1;
 }
 
+static inline void tn_bridge_set_midi_input(tn_bridge *b, jack_port_t *port) { b->midi_in = port; }
+
+/// Copies the period's short MIDI messages into `b->midi_events`. JACK thread.
+static inline uint32_t tn_collect_midi(tn_bridge *b, jack_nframes_t nframes) {
+    if (b->midi_in == NULL) return 0;
+    void *buffer = jack_port_get_buffer(b->midi_in, nframes);
+    if (buffer == NULL) return 0;
+    uint32_t count = 0;
+    uint32_t available = jack_midi_get_event_count(buffer);
+    for (uint32_t i = 0; i < available; i++) {
+        jack_midi_event_t event;
+        if (jack_midi_event_get(&event, buffer, i) != 0) continue;
+        if (event.size < 1 || event.size > 3) continue;
+        if (count == TN_MAX_MIDI_EVENTS) {
+            __atomic_fetch_add(&b->midi_dropped, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        tn_midi_event *copy = &b->midi_events[count++];
+        copy->time = event.time;
+        copy->size = (uint32_t)event.size;
+        copy->data[0] = event.buffer[0];
+        copy->data[1] = event.size > 1 ? event.buffer[1] : 0;
+        copy->data[2] = event.size > 2 ? event.buffer[2] : 0;
+        copy->data[3] = 0;
+    }
+    return count;
+}
+
+static inline uint64_t tn_bridge_midi_dropped(const tn_bridge *b) { return __atomic_load_n(&b->midi_dropped, __ATOMIC_RELAXED); }
+
 static inline void tn_bridge_set_render(tn_bridge *b, tn_render_fn render, void *engine) {
     b->render = render;
     b->engine = engine;
@@ -98,8 +149,9 @@ static inline int tn_process(jack_nframes_t nframes, void *arg) {
         b->out_bufs[i] = b->out_ports[i] ? (float *)jack_port_get_buffer(b->out_ports[i], nframes) : NULL;
         if (b->out_bufs[i] == NULL || b->in_bufs[i] == NULL) return 0;
     }
+    uint32_t midi_count = tn_collect_midi(b, nframes);
     if (b->render != NULL) {
-        b->render(b->engine, b->in_bufs, b->out_bufs, b->channels, nframes);
+        b->render(b->engine, b->in_bufs, b->out_bufs, b->channels, nframes, b->midi_events, midi_count);
     }
     __atomic_fetch_add(&b->cycles, 1, __ATOMIC_RELEASE);
     b->frames_since_wake += nframes;

@@ -25,16 +25,23 @@ public struct Oscillator: Sendable {
     /// Length of every parameter ramp, in frames (values below 1 act as 1).
     public var rampFrames: Int
 
+    /// No ramp in progress.
+    public var isSteady: Bool { @_noLocks get { incrementRampLeft == 0 && amplitudeRampLeft == 0 } }
+
     public init(rampFrames: Int = 480) {
         self.rampFrames = max(1, rampFrames)
     }
 
     /// The phase increment for `frequencyHz` at `sampleRateHz`, rounded to
-    /// the nearest step of 2^-64 cycle.
+    /// the nearest step of 2^-64 cycle (0 unless 0 < f < Nyquist).
+    @_noLocks
     public static func increment(frequencyHz: Double, sampleRateHz: Double) -> UInt64 {
         let cyclesPerSample = frequencyHz / sampleRateHz
         guard cyclesPerSample.isFinite, cyclesPerSample > 0, cyclesPerSample < 0.5 else { return 0 }
-        return UInt64((cyclesPerSample * 0x1p64).rounded())
+        let steps = cyclesPerSample * 0x1p64
+        // Round half away from zero, as `rounded()` does (which @_noLocks
+        // rejects); from 2^52 up a Double has no fraction left to round.
+        return steps < 0x1p52 ? UInt64(steps + 0.5) : UInt64(steps)
     }
 
     /// The frequency an increment plays at `sampleRateHz`.

@@ -102,6 +102,26 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
         return count
     }
 
+    /// Copies up to `maxCount` elements out as raw bytes (`destination` holds
+    /// `maxCount` elements of the ring's stride); the non-generic twin of
+    /// `read`, for a consumer on the audio thread. Consumer only; never blocks.
+    /// - Returns: how many were copied.
+    @_noLocks
+    public func readBytes(into destination: UnsafeMutableRawPointer, maxCount: Int) -> Int {
+        let read = readIndex.load(ordering: .relaxed)
+        let write = writeIndex.load(ordering: .acquiring)
+        let count = min(maxCount, write - read)
+        guard count > 0 else { return 0 }
+        let start = read & mask
+        let first = min(count, capacity - start)
+        destination.copyMemory(from: storage + start * stride, byteCount: first * stride)
+        if first < count {
+            (destination + first * stride).copyMemory(from: storage, byteCount: (count - first) * stride)
+        }
+        readIndex.store(read + count, ordering: .releasing)
+        return count
+    }
+
     /// Looks at the oldest element without consuming it. Consumer only.
     public func peek<Element: BitwiseCopyable>(as _: Element.Type) -> Element? {
         precondition(MemoryLayout<Element>.stride == stride, "ring peek with the wrong element type")

@@ -32,9 +32,12 @@ public struct ToneReport: Sendable, Equatable {
     /// End of the analysed window, in seconds from the stream's first frame.
     public var timeSeconds: Double
     public var reading: ToneReading
+    /// The input channel it was heard on, from 0 (0 for a mono node or a file's chosen channel).
+    public var channel: Int
 
-    public init(timeSeconds: Double, reading: ToneReading) {
+    public init(timeSeconds: Double, reading: ToneReading, channel: Int = 0) {
         self.timeSeconds = timeSeconds
         self.reading = reading
+        self.channel = channel
     }
 }

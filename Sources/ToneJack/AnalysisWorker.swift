@@ -13,7 +13,8 @@ final class AnalysisWorker: @unchecked Sendable {
     // thread once started; `stopRequested` is atomic; `bridge` is the C struct
     // whose shared fields are accessed with C atomics.
     private let engine: Engine
-    private let analyzer: ToneAnalyzer
+    /// One per input channel.
+    private let analyzers: [ToneAnalyzer]
     private let bridge: UnsafeMutablePointer<tn_bridge>
     private let publish: @Sendable (NodeEvent) -> Void
     private let stopRequested = Atomic<Bool>(false)
@@ -24,10 +25,11 @@ final class AnalysisWorker: @unchecked Sendable {
     static let niceValue: Int32 = 10
     private let scratch: UnsafeMutablePointer<Float>
 
-    init(engine: Engine, analyzer: ToneAnalyzer, bridge: UnsafeMutablePointer<tn_bridge>,
+    init(engine: Engine, analyzers: [ToneAnalyzer], bridge: UnsafeMutablePointer<tn_bridge>,
          publish: @escaping @Sendable (NodeEvent) -> Void) {
+        precondition(analyzers.count == engine.channels, "one analyzer per channel")
         self.engine = engine
-        self.analyzer = analyzer
+        self.analyzers = analyzers
         self.bridge = bridge
         self.publish = publish
         scratch = .allocate(capacity: scratchFrames)
@@ -67,12 +69,12 @@ final class AnalysisWorker: @unchecked Sendable {
             _ = tn_bridge_wait(bridge, 100)
             drain()
             let xruns = Int(tn_bridge_xruns(bridge))
-            let overflows = engine.capture.overflowCount.load(ordering: .relaxed)
+            let overflows = totals().overflows
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns
                 reportedOverflows = overflows
                 publish(.trouble(xruns: xruns, overflows: overflows,
-                                 droppedFrames: engine.capture.droppedFrames.load(ordering: .relaxed)))
+                                 droppedFrames: totals().droppedFrames))
             }
             if tn_bridge_is_shutdown(bridge) != 0 {
                 publish(.serverGone)
@@ -81,15 +83,31 @@ final class AnalysisWorker: @unchecked Sendable {
         }
     }
 
-    private func drain() {
-        while true {
-            let (count, gap) = engine.capture.read(into: scratch, maxCount: scratchFrames)
-            if let gap {
-                analyzer.skip(frames: gap.frames)
-                continue
+    /// Ring overflows and dropped frames, summed over the channels.
+    private func totals() -> (overflows: Int, droppedFrames: Int) {
+        (0..<engine.channels).reduce(into: (0, 0)) { sum, channel in
+            engine.withCapture(channel) { capture in
+                sum.0 += capture.overflowCount.load(ordering: .relaxed)
+                sum.1 += capture.droppedFrames.load(ordering: .relaxed)
             }
-            if count == 0 { return }
-            analyzer.process(UnsafeBufferPointer(start: scratch, count: count)) { publish(.report($0)) }
+        }
+    }
+
+    private func drain() {
+        for (channel, analyzer) in analyzers.enumerated() {
+            while true {
+                let (count, gap) = engine.withCapture(channel) { $0.read(into: scratch, maxCount: scratchFrames) }
+                if let gap {
+                    analyzer.skip(frames: gap.frames)
+                    continue
+                }
+                if count == 0 { break }
+                analyzer.process(UnsafeBufferPointer(start: scratch, count: count)) { report in
+                    var report = report
+                    report.channel = channel
+                    publish(.report(report))
+                }
+            }
         }
     }
 }

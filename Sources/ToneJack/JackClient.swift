@@ -59,6 +59,18 @@ public final class JackClient {
         return hasClientPrettyName
     }
 
+    /// Registers a terminal MIDI input port.
+    func registerMidiInputPort(_ shortName: String, prettyName: String? = nil) throws -> OpaquePointer {
+        let flags = JackPortIsInput.rawValue | JackPortIsTerminal.rawValue
+        guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_MIDI_TYPE, UInt(flags), 0) else {
+            throw JackError.portRegistrationFailed(shortName)
+        }
+        if let prettyName, tn_set_port_pretty_name(handle, port, prettyName) == 0 {
+            namedPorts.append(port)
+        }
+        return port
+    }
+
     /// Full name (`client:port`) of one of this client's ports.
     func fullName(of port: OpaquePointer) -> String {
         jack_port_name(port).map { String(cString: $0) } ?? ""

@@ -82,7 +82,9 @@ func measureRender(_ context: UnsafeMutableRawPointer?,
                    _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
                    _ outputs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
                    _ channels: UInt32,
-                   _ frames: UInt32) {
+                   _ frames: UInt32,
+                   _ midi: UnsafePointer<tn_midi_event>?,
+                   _ midiCount: UInt32) {
     guard let context, let inputs, let outputs, channels >= 1,
           let input = inputs[0], let output = outputs[0] else { return }
     Unmanaged<MeasureEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {

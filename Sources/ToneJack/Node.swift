@@ -14,9 +14,14 @@ public final class Node {
     public let settings: NodeSettings
     /// Reports and notices from the worker; finishes when the node stops.
     public let events: AsyncStream<NodeEvent>
-    /// Full names of our ports.
+    /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`).
     public let inputPortName: String
     public let outputPortName: String
+    /// Full names of every channel's ports, in channel order.
+    public let inputPortNames: [String]
+    public let outputPortNames: [String]
+    /// Full name of the MIDI input port (`midi_in`).
+    public let midiInputPortName: String
 
     private let bridge: UnsafeMutablePointer<tn_bridge>
     private let worker: AnalysisWorker
@@ -31,15 +36,31 @@ public final class Node {
         }
         let estimator = try ToneEstimator(settings.estimatorConfiguration(sampleRateHz: sampleRateHz),
                                           planning: settings.planning)
-        let analyzer = ToneAnalyzer(estimator: estimator, hopFrames: settings.hopFrames)
+        var analyzers = [ToneAnalyzer(estimator: estimator, hopFrames: settings.hopFrames)]
+        for _ in 1..<max(1, settings.channels) {
+            analyzers.append(ToneAnalyzer(estimator: try ToneEstimator(settings.estimatorConfiguration(sampleRateHz: sampleRateHz),
+                                                                     planning: settings.planning),
+                                          hopFrames: settings.hopFrames))
+        }
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
-                            amplitude: settings.amplitude)
+                            amplitude: settings.levelAmplitude, muted: settings.muted,
+                            a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
+                            channels: settings.channels)
+        let shortNames = Self.audioPortNames(channels: settings.channels)
         client.setPrettyName("ToneNode")
-        let inPort = try client.registerAudioPort("in", isInput: true, prettyName: "ToneNode analyser input")
-        let outPort = try client.registerAudioPort("out", isInput: false, prettyName: "ToneNode tone output")
+        let inPorts = try shortNames.map {
+            try client.registerAudioPort($0.input, isInput: true, prettyName: "ToneNode analyser " + $0.prettyInput)
+        }
+        let outPorts = try shortNames.map {
+            try client.registerAudioPort($0.output, isInput: false, prettyName: "ToneNode tone " + $0.prettyOutput)
+        }
+        let midiPort = try client.registerMidiInputPort("midi_in", prettyName: "ToneNode MIDI input")
 
         guard let bridge = tn_bridge_create() else { throw JackError.callbackSetupFailed(0) }
-        tn_bridge_set_channel(bridge, 0, inPort, outPort)
+        for (index, (inPort, outPort)) in zip(inPorts, outPorts).enumerated() {
+            tn_bridge_set_channel(bridge, UInt32(index), inPort, outPort)
+        }
+        tn_bridge_set_midi_input(bridge, midiPort)
         tn_bridge_set_render(bridge, toneNodeRenderFunction, Unmanaged.passUnretained(engine).toOpaque())
         bridge.pointee.sample_rate = UInt32(client.sampleRateHz)
         bridge.pointee.buffer_size = UInt32(client.bufferFrames)
@@ -59,16 +80,27 @@ public final class Node {
         self.bridge = bridge
         self.events = events
         self.continuation = continuation
-        inputPortName = client.fullName(of: inPort)
-        outputPortName = client.fullName(of: outPort)
-        worker = AnalysisWorker(engine: engine, analyzer: analyzer, bridge: bridge) { continuation.yield($0) }
+        inputPortNames = inPorts.map { client.fullName(of: $0) }
+        outputPortNames = outPorts.map { client.fullName(of: $0) }
+        inputPortName = inputPortNames[0]
+        outputPortName = outputPortNames[0]
+        midiInputPortName = client.fullName(of: midiPort)
+        worker = AnalysisWorker(engine: engine, analyzers: analyzers, bridge: bridge) { continuation.yield($0) }
         worker.start()
 
         do {
             try client.activate()
-            for source in settings.connectIn { try client.connect(from: source, to: inputPortName) }
-            for destination in settings.connectOut { try client.connect(from: outputPortName, to: destination) }
-            if settings.loopback { try client.connect(from: outputPortName, to: inputPortName) }
+            // With several channels the k-th --connect-in/--connect-out goes to channel k (wrapping).
+            for (index, source) in settings.connectIn.enumerated() {
+                try client.connect(from: source, to: inputPortNames[index % inputPortNames.count])
+            }
+            for (index, destination) in settings.connectOut.enumerated() {
+                try client.connect(from: outputPortNames[index % outputPortNames.count], to: destination)
+            }
+            for source in settings.connectMidi { try client.connect(from: source, to: midiInputPortName) }
+            if settings.loopback {
+                for (output, input) in zip(outputPortNames, inputPortNames) { try client.connect(from: output, to: input) }
+            }
         } catch {
             stop()
             throw error
@@ -76,6 +108,12 @@ public final class Node {
     }
 
     deinit { stop() }
+
+    /// Short port names per channel: `in`/`out` for one, `in_1`/`out_1`… for more.
+    static func audioPortNames(channels: Int) -> [(input: String, output: String, prettyInput: String, prettyOutput: String)] {
+        channels <= 1 ? [("in", "out", "input", "output")]
+            : (1...channels).map { ("in_\($0)", "out_\($0)", "input \($0)", "output \($0)") }
+    }
 
     /// After the server has gone, closing the client talks to a dead server,
     /// and libjack has been seen (rarely, under load) to block there. Close it
@@ -102,6 +140,9 @@ public final class Node {
         let continuation = continuation
         return { continuation.finish() }
     }
+
+    /// MIDI messages dropped because a period brought more than the bridge holds.
+    public var droppedMidiMessages: Int { Int(tn_bridge_midi_dropped(bridge)) }
 
     /// Total xruns the server reported to this client.
     public var xrunCount: Int { Int(tn_bridge_xruns(bridge)) }

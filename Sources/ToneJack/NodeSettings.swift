@@ -1,3 +1,4 @@
+import CJack
 import ToneDSP
 
 /// Everything needed to start a node, as the user gave it.
@@ -22,15 +23,29 @@ public struct NodeSettings: Sendable {
     /// Also connect our own `out` to our own `in` (self-test).
     public var loopback = false
     public var planning: FFTPlanning = .measure
+    /// Frequency of A4 for MIDI notes on `midi_in`.
+    public var a4Hz = 440.0
+    /// Semitones of a full pitch-bend swing on `midi_in`.
+    public var bendRangeSemitones = 2.0
+    /// Audio channels: 1 gives ports `in`/`out`; more give `in_1`…, `out_1`…
+    /// (every output plays the same tone; every input is analysed on its own).
+    public var channels = 1
+    /// Ports to connect to our `midi_in`.
+    public var connectMidi: [String] = []
 
     public init() {}
 
     /// The tone's peak amplitude (0 when muted).
-    public var amplitude: Double { muted ? 0 : Decibels.amplitude(dbfs: levelDBFS) }
+    public var amplitude: Double { muted ? 0 : levelAmplitude }
+    /// The peak amplitude of `levelDBFS`, muted or not (beeps, sweeps and MIDI notes play at it).
+    public var levelAmplitude: Double { Decibels.amplitude(dbfs: levelDBFS) }
 
     /// Problems that need the server's sample rate to be found.
     public func problem(sampleRateHz: Double) -> String? {
         let nyquist = sampleRateHz / 2
+        if !(1...Int(TN_MAX_CHANNELS)).contains(channels) {
+            return "--channels \(channels) must be from 1 to \(TN_MAX_CHANNELS)"
+        }
         if frequencyHz >= nyquist {
             return "--freq \(format(frequencyHz)) Hz is at or above the Nyquist frequency \(format(nyquist)) Hz of this server"
         }

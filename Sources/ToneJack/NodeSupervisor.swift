@@ -123,6 +123,7 @@ public final class NodeSupervisor {
         settings.connectIn = []
         settings.connectOut = []
         settings.loopback = false
+        settings.connectMidi = []
         while !stopSwitch.isRequested {
             let deadline = Date().addingTimeInterval(retryIntervalSeconds)
             while Date() < deadline {
@@ -145,18 +146,18 @@ public final class NodeSupervisor {
 /// One connection of ours, described by the other end, so it survives our
 /// ports being renamed (a reopened client may be called `tonenode-01`).
 public enum NodeConnection: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// That port feeds our `in`.
-    case intoInput(from: String)
-    /// Our `out` feeds that port.
-    case fromOutput(to: String)
-    /// Our `out` feeds our own `in`.
-    case selfLoop
+    /// That port feeds our input `ours` (a short name: `in`, `in_2`, `midi_in`).
+    case intoInput(from: String, ours: String)
+    /// Our output `ours` (`out`, `out_2`) feeds that port.
+    case fromOutput(ours: String, to: String)
+    /// Our output feeds our own input.
+    case selfLoop(output: String, input: String)
 
     public var description: String {
         switch self {
-        case .intoInput(let port): "\(port) → in"
-        case .fromOutput(let port): "out → \(port)"
-        case .selfLoop: "out → in"
+        case .intoInput(let port, let ours): "\(port) → \(ours)"
+        case .fromOutput(let ours, let port): "\(ours) → \(port)"
+        case .selfLoop(let output, let input): "\(output) → \(input)"
         }
     }
 }
@@ -164,11 +165,19 @@ public enum NodeConnection: Hashable, Comparable, Sendable, CustomStringConverti
 extension Node {
     /// Every connection our ports have now, whoever made it.
     public func connections() -> [NodeConnection] {
-        let intoInput = client.connections(ofPort: inputPortName).map {
-            $0 == outputPortName ? NodeConnection.selfLoop : .intoInput(from: $0)
+        let ourPrefix = client.name + ":"
+        func short(_ fullName: String) -> String { String(fullName.dropFirst(ourPrefix.count)) }
+        let inputs = inputPortNames + [midiInputPortName]
+        let intoInput = inputs.flatMap { input in
+            client.connections(ofPort: input).map {
+                outputPortNames.contains($0) ? NodeConnection.selfLoop(output: short($0), input: short(input))
+                                             : .intoInput(from: $0, ours: short(input))
+            }
         }
-        let fromOutput = client.connections(ofPort: outputPortName).filter { $0 != inputPortName }.map {
-            NodeConnection.fromOutput(to: $0)
+        let fromOutput = outputPortNames.flatMap { output in
+            client.connections(ofPort: output).filter { !inputPortNames.contains($0) }.map {
+                NodeConnection.fromOutput(ours: short(output), to: $0)
+            }
         }
         return intoInput + fromOutput
     }
@@ -176,10 +185,11 @@ extension Node {
     /// Makes each connection; returns those that could not be made yet.
     func restore(_ connections: [NodeConnection]) -> [NodeConnection] {
         connections.filter { connection in
+            let ours = client.name + ":"
             let (source, destination) = switch connection {
-            case .intoInput(let port): (port, inputPortName)
-            case .fromOutput(let port): (outputPortName, port)
-            case .selfLoop: (outputPortName, inputPortName)
+            case .intoInput(let port, let input): (port, ours + input)
+            case .fromOutput(let output, let port): (ours + output, port)
+            case .selfLoop(let output, let input): (ours + output, ours + input)
             }
             return (try? client.connect(from: source, to: destination)) == nil
         }
@@ -204,9 +214,15 @@ final class LiveControls: Sendable {
         try state.withLock { (state: inout State) throws(ControlCommand.Problem) in
             let rate = state.engine?.sampleRateHz ?? .infinity
             let changed = try command.applied(to: state.settings, sampleRateHz: rate)
+            // Settings wait for the next server; a one-shot cannot.
+            if state.engine == nil, case .beep = command { throw ControlCommand.Problem("\(command): no JACK server right now; not played") }
+            if state.engine == nil, case .sweep = command { throw ControlCommand.Problem("\(command): no JACK server right now; not played") }
+            if let engine = state.engine, let generatorCommand = command.generatorCommand(settings: changed, sampleRateHz: rate) {
+                guard engine.send(generatorCommand) else {
+                    throw ControlCommand.Problem("the audio thread is not taking commands (queue full); '\(command)' dropped")
+                }
+            }
             state.settings = changed
-            state.engine?.setFrequency(changed.frequencyHz)
-            state.engine?.setAmplitude(changed.amplitude)
         }
     }
 }

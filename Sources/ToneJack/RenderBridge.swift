@@ -10,11 +10,13 @@ func toneNodeRender(_ context: UnsafeMutableRawPointer?,
                     _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
                     _ outputs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
                     _ channels: UInt32,
-                    _ frames: UInt32) {
-    guard let context, let inputs, let outputs, channels >= 1,
-          let input = inputs[0], let output = outputs[0] else { return }
+                    _ frames: UInt32,
+                    _ midi: UnsafePointer<tn_midi_event>?,
+                    _ midiCount: UInt32) {
+    guard let context, let inputs, let outputs, channels >= 1 else { return }
     Unmanaged<Engine>.fromOpaque(context)._withUnsafeGuaranteedRef {
-        $0.render(input: input, output: output, frames: Int(frames))
+        $0.render(inputs: inputs, outputs: outputs, channels: Int(channels), frames: Int(frames),
+                  midi: midi, midiCount: Int(midiCount))
     }
 }
 

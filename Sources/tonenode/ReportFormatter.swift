@@ -4,11 +4,13 @@ import ToneDSP
 /// Turns reports into lines: one JSON object, or a line for people.
 enum ReportFormatter {
     /// `{"time_s":…,"freq_hz":…|null,"level_dbfs":…|null,"snr_db":…|null,"rms_dbfs":…|null,"invalid":false}`;
+    /// with `channel` (a node with several inputs), `"channel":K` (from 1) follows `time_s`;
     /// with `listTones` (`--tones` above 1) also `"tones":[{"freq_hz":…,"level_dbfs":…,"snr_db":…},…]`,
     /// strongest first (the top-level fields are the first tone's; `[]` with no tone).
-    static func json(_ report: ToneReport, listTones: Bool = false) -> String {
+    static func json(_ report: ToneReport, channel: Int? = nil, listTones: Bool = false) -> String {
         let r = report.reading
-        var line = "{\"time_s\":\(number(report.timeSeconds)),\"freq_hz\":\(number(r.frequencyHz))"
+        var line = "{\"time_s\":\(number(report.timeSeconds))" + (channel.map { ",\"channel\":\($0)" } ?? "")
+            + ",\"freq_hz\":\(number(r.frequencyHz))"
             + ",\"level_dbfs\":\(number(r.levelDBFS)),\"snr_db\":\(number(r.snrDB))"
             + ",\"rms_dbfs\":\(number(r.rmsDBFS)),\"invalid\":\(r.invalidInput)"
         if listTones {
@@ -23,8 +25,8 @@ enum ReportFormatter {
 
     /// One line per report; with `listTones` and more than one tone, the
     /// further tones follow on lines of their own, indented under the first.
-    static func human(_ report: ToneReport, listTones: Bool = false) -> String {
-        let line = human(report)
+    static func human(_ report: ToneReport, channel: Int? = nil, listTones: Bool) -> String {
+        let line = human(report, channel: channel)
         guard listTones, report.reading.tones.count > 1 else { return line }
         let further = report.reading.tones.dropFirst().map { tone in
             String(repeating: " ", count: 15)
@@ -33,9 +35,9 @@ enum ReportFormatter {
         return ([line] + further).joined(separator: "\n")
     }
 
-    static func human(_ report: ToneReport) -> String {
+    static func human(_ report: ToneReport, channel: Int? = nil) -> String {
         let r = report.reading
-        let time = String(format: "%10.3f s", report.timeSeconds)
+        let time = String(format: "%10.3f s", report.timeSeconds) + (channel.map { "  ch \($0)" } ?? "")
         if r.invalidInput { return "\(time)   invalid input (NaN or Inf)" }
         guard let frequency = r.frequencyHz, let level = r.levelDBFS, let snr = r.snrDB else {
             let rms = r.rmsDBFS.map { String(format: "(window %.1f dBFS)", $0) } ?? "(silence)"

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import ToneDSP
 import ToneJack
+import ToneOSC
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,14 +18,21 @@ struct RunCommand: AsyncParsableCommand {
             the server's new rate and period, and restores its connections. \
             Exit status: 0 after SIGINT/SIGTERM/SIGHUP or --duration, 1 on an \
             error (or when the server goes away with --no-reconnect).
-            Control it by writing lines to its stdin: `freq HZ`, `level DBFS`, \
-            `mute on|off` (changes glide without clicks; a bad line is reported \
-            on stderr and ignored).
+            Control it by writing lines to its stdin (a script, or typed at a \
+            prompt on a terminal): `freq HZ`, `level DBFS`, `mute on|off`, \
+            `beep HZ SECONDS`, `sweep START_HZ END_HZ SECONDS`; the same over \
+            OSC with --osc-port (`/tonenode/freq f` …). Changes glide without \
+            clicks; beeps and sweeps have raised-cosine edges and crossfade with \
+            the tone. A bad line or message is one line on stderr and is ignored. \
+            MIDI on port `midi_in`: note-on plays the note (equal temperament \
+            around --a4), velocity scales --level, note-off releases, pitch bend \
+            bends (--bend-range).
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions
     @OptionGroup(title: "Tone") var tone: ToneOptions
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
+    @OptionGroup(title: "Control (MIDI, OSC)") var control: ControlOptions
     @OptionGroup(title: "Tuning") var tuning: TuningOptions
 
     @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
@@ -34,7 +42,13 @@ struct RunCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var duration: Double?
 
+    @Option(help: ArgumentHelp(
+        "Audio channels: 1 gives ports `in`/`out`; 2 or more give `in_1`, `in_2`…, `out_1`, `out_2`… (every output plays the tone, every input is analysed and reported on its own).",
+        valueName: "n"))
+    var channels = 1
+
     func validate() throws {
+        guard (1...8).contains(channels) else { throw ValidationError("--channels \(channels) must be from 1 to 8") }
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a positive number of seconds")
         }
@@ -48,14 +62,32 @@ struct RunCommand: AsyncParsableCommand {
         jack.apply(to: &settings)
         tone.apply(to: &settings)
         analysis.apply(to: &settings)
+        control.apply(to: &settings)
+        settings.a4Hz = tuning.a4
+        settings.channels = channels
+        var osc: OSCServer?
+        if let port = control.oscPort {
+            do throws(OSCServer.StartError) {
+                osc = try OSCServer(host: control.oscHost, port: port)
+            } catch {
+                Console.err("error: " + error.description)
+                throw ExitCode.failure
+            }
+        }
+        defer { osc?.stop() }
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         // Watch signals before the first open, so one during start-up is a clean stop too.
         let signals = SignalWatcher(onSignal: supervisor.stopRequester)
         defer { signals.cancel() }
         ControlReader.start(apply: supervisor.controller)
+        if let osc {
+            osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
+            Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
+        }
         let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
         let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
-                                stop: supervisor.stopRequester, liveView: live ? LiveViewRenderer() : nil)
+                                channels: channels, stop: supervisor.stopRequester,
+                                liveView: live ? LiveViewRenderer() : nil)
         output.liveView?.update { $0.tuning = tuning.temperament }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
@@ -69,6 +101,7 @@ struct NodeOutput {
     /// `--tones` above 1: every tone of a report, not only the strongest.
     var listTones = false
     let durationSeconds: Double?
+    let channels: Int
     let stop: @Sendable () -> Void
     /// On a terminal: the view redrawn in place instead of one line per report.
     let liveView: LiveViewRenderer?
@@ -79,7 +112,8 @@ struct NodeOutput {
             diagnostic((reconnected ? "reconnected: " : "")
                         + "client '\(node.client.name)' at \(node.client.sampleRateHz) Hz, "
                         + "\(node.client.bufferFrames) frames/period; "
-                        + "ports \(node.inputPortName) (in), \(node.outputPortName) (out)")
+                        + "ports \(node.inputPortNames.joined(separator: ", ")) (in), "
+                        + "\(node.outputPortNames.joined(separator: ", ")) (out), \(node.midiInputPortName) (MIDI)")
             liveView?.update(force: true) {
                 $0.clientName = node.client.name
                 $0.sampleRateHz = node.client.sampleRateHz
@@ -87,11 +121,14 @@ struct NodeOutput {
             }
             liveView?.dspLoadPercent = { [client = node.client] in client.dspLoadPercent }
         case .report(let report):
+            // Reports carry their channel (from 1) only when there is more than one.
+            let channel = channels > 1 ? report.channel + 1 : nil
             if let liveView {
-                liveView.update { $0.report = report }
+                // The view follows the first channel.
+                if report.channel == 0 { liveView.update { $0.report = report } }
             } else {
-                Console.out(json ? ReportFormatter.json(report, listTones: listTones)
-                                 : ReportFormatter.human(report, listTones: listTones))
+                Console.out(json ? ReportFormatter.json(report, channel: channel, listTones: listTones)
+                                 : ReportFormatter.human(report, channel: channel, listTones: listTones))
             }
             if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
         case .trouble(let xruns, let overflows, let dropped):
@@ -121,12 +158,19 @@ struct NodeOutput {
 }
 
 /// Reads control commands from stdin, one per line, on a thread of its own,
-/// for as long as stdin is open. A bad line is one error line on stderr; the
-/// node keeps running with its previous settings.
+/// for as long as stdin is open: script lines when stdin is a pipe or file,
+/// at a `tonenode> ` prompt (on stderr) when it is a terminal. A bad line is
+/// one error line on stderr; the node keeps running with its previous settings.
 enum ControlReader {
     static func start(apply: @escaping @Sendable (ControlCommand) throws(ControlCommand.Problem) -> Void) {
+        let interactive = isatty(STDIN_FILENO) == 1
         let thread = Thread {
-            while let line = readLine() {
+            if interactive {
+                Console.err("type freq HZ, level DBFS, mute on|off, beep HZ SECONDS or sweep START_HZ END_HZ SECONDS")
+            }
+            while true {
+                if interactive { FileHandle.standardError.write(Data("tonenode> ".utf8)) }
+                guard let line = readLine() else { break }
                 do throws(ControlCommand.Problem) {
                     if let command = try ControlCommand.parse(line) { try apply(command) }
                 } catch {
@@ -137,22 +181,4 @@ enum ControlReader {
         thread.name = "tonenode-control"
         thread.start()
     }
-}
-
-/// SIGINT/SIGTERM/SIGHUP → a stop request (the flag); the main task then closes the client.
-final class SignalWatcher {
-    private let sources: [any DispatchSourceSignal]
-
-    init(onSignal: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "tonenode.signals")
-        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler(handler: onSignal)
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() { sources.forEach { $0.cancel() } }
 }

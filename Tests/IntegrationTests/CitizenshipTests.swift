@@ -25,10 +25,11 @@ extension JackServerTests {
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline {
                 names = try Self.prettyNames(server: server.name)
-                if names.count >= 3 { break }
+                if names.count >= 4 { break }
                 usleep(50_000)
             }
-            #expect(Set(names) == ["ToneNode", "ToneNode analyser input", "ToneNode tone output"], "\(names)")
+            #expect(Set(names) == ["ToneNode", "ToneNode analyser input", "ToneNode tone output", "ToneNode MIDI input"],
+                    "\(names)")
             node.stop()
             try waitForPort("citizen:out", server: server.name, toExist: false)
             #expect(try Self.prettyNames(server: server.name).isEmpty, "metadata removed on exit")

@@ -43,6 +43,15 @@ notes.append("render reference: Float(a * sin(φ)) per sample, Glibc sin, Double
     + "same 256-frame period and output buffer; "
     + String(format: "largest |Δ| between the two over 1000 periods %.1e", Double(RenderBenchmark.largestDifference())))
 
+progress("generator: beep and sweep")
+for (kind, label) in [(GeneratorBenchmark.Shot.beep, "beep"), (.sweep, "log sweep")] {
+    let comparison = GeneratorBenchmark.run(kind, repetitions: repetitions, targetSeconds: targetSeconds)
+    table.addCost("render: ToneGenerator during a \(label) (hold), 256-frame periods", comparison,
+                  scale: 1e9 / periodFrames, unit: "ns/frame")
+}
+notes.append("generator reference: the plain Oscillator (the steady tone alone); the ToneNode side renders the muted "
+    + "tone underneath plus the shot's own sine and the crossfade, as `out` does during a beep or sweep")
+
 // MARK: - Worker
 
 for benchmark in [EstimatorBenchmark(sampleRateHz: 48_000, fftSize: 4096, hopFrames: 512),
