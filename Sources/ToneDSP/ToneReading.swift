@@ -28,9 +28,12 @@ public struct ToneReport: Sendable, Equatable {
     /// End of the analysed window, in seconds from the stream's first frame.
     public var timeSeconds: Double
     public var reading: ToneReading
+    /// The note of `reading.frequencyHz`; present in pitch mode only.
+    public var pitch: PitchReading?
 
-    public init(timeSeconds: Double, reading: ToneReading) {
+    public init(timeSeconds: Double, reading: ToneReading, pitch: PitchReading? = nil) {
         self.timeSeconds = timeSeconds
         self.reading = reading
+        self.pitch = pitch
     }
 }

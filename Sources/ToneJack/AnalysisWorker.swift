@@ -13,7 +13,7 @@ final class AnalysisWorker: @unchecked Sendable {
     // thread once started; `stopRequested` is atomic; `bridge` is the C struct
     // whose shared fields are accessed with C atomics.
     private let engine: Engine
-    private let analyzer: ToneAnalyzer
+    private let analyzer: any StreamAnalyzer
     private let bridge: UnsafeMutablePointer<tn_bridge>
     private let publish: @Sendable (NodeEvent) -> Void
     private let stopRequested = Atomic<Bool>(false)
@@ -22,7 +22,7 @@ final class AnalysisWorker: @unchecked Sendable {
     private let scratchFrames = 8192
     private let scratch: UnsafeMutablePointer<Float>
 
-    init(engine: Engine, analyzer: ToneAnalyzer, bridge: UnsafeMutablePointer<tn_bridge>,
+    init(engine: Engine, analyzer: any StreamAnalyzer, bridge: UnsafeMutablePointer<tn_bridge>,
          publish: @escaping @Sendable (NodeEvent) -> Void) {
         self.engine = engine
         self.analyzer = analyzer

@@ -29,9 +29,7 @@ public final class Node {
         if let problem = settings.problem(sampleRateHz: sampleRateHz) {
             throw JackError.invalidSetting(problem)
         }
-        let estimator = try ToneEstimator(settings.estimatorConfiguration(sampleRateHz: sampleRateHz),
-                                          planning: settings.planning)
-        let analyzer = ToneAnalyzer(estimator: estimator, hopFrames: settings.hopFrames)
+        let analyzer = try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.amplitude)
         let inPort = try client.registerAudioPort("in", isInput: true)

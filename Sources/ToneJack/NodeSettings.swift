@@ -14,6 +14,13 @@ public struct NodeSettings: Sendable {
     /// nil: the server's Nyquist frequency.
     public var highHz: Double?
     public var snrMinDB = -20.0
+    /// `--mode`: single tone or musical pitch.
+    public var mode: AnalysisMode = .tone
+    /// Pitch mode: range of the fundamental, in Hz.
+    public var pitchLowHz = PitchDetectorConfiguration.defaultLowHz
+    public var pitchHighHz = PitchDetectorConfiguration.defaultHighHz
+    /// Reference A4 for note names and cents.
+    public var a4Hz = 440.0
     /// Ports to connect to our `in` (sources) and from our `out` (destinations).
     public var connectIn: [String] = []
     public var connectOut: [String] = []
@@ -35,6 +42,7 @@ public struct NodeSettings: Sendable {
         if let highHz, highHz > nyquist {
             return "--band upper edge \(format(highHz)) Hz is above the Nyquist frequency \(format(nyquist)) Hz of this server"
         }
+        if mode == .pitch { return pitchConfiguration(sampleRateHz: sampleRateHz).problem }
         return estimatorConfiguration(sampleRateHz: sampleRateHz).problem
     }
 

@@ -8,10 +8,12 @@ enum ReportFormatter {
         let r = report.reading
         return "{\"time_s\":\(number(report.timeSeconds)),\"freq_hz\":\(number(r.frequencyHz))"
             + ",\"level_dbfs\":\(number(r.levelDBFS)),\"snr_db\":\(number(r.snrDB))"
-            + ",\"rms_dbfs\":\(number(r.rmsDBFS)),\"invalid\":\(r.invalidInput)}"
+            + ",\"rms_dbfs\":\(number(r.rmsDBFS)),\"invalid\":\(r.invalidInput)"
+            + pitchFields(report) + "}"
     }
 
     static func human(_ report: ToneReport) -> String {
+        if let pitch = report.pitch { return humanPitch(report, pitch) }
         let r = report.reading
         let time = String(format: "%10.3f s", report.timeSeconds)
         if r.invalidInput { return "\(time)   invalid input (NaN or Inf)" }

@@ -25,6 +25,8 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "JACK") var jack: JackOptions
     @OptionGroup(title: "Tone") var tone: ToneOptions
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
+    @OptionGroup(title: "Pitch") var pitch: ModeOptions
+    @OptionGroup(title: "Pitch") var tuning: TuningOptions
 
     @Option(help: ArgumentHelp("Stop after this many seconds of audio (default: run until stopped).",
                                valueName: "seconds"))
@@ -44,6 +46,7 @@ struct RunCommand: AsyncParsableCommand {
         jack.apply(to: &settings)
         tone.apply(to: &settings)
         analysis.apply(to: &settings)
+        pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         // Watch signals before the first open, so one during start-up is a clean stop too.
         let signals = SignalWatcher(onSignal: supervisor.stopRequester)
