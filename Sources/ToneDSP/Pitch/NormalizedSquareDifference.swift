@@ -14,7 +14,8 @@ public final class NormalizedSquareDifference {
     public let frameSize: Int
     /// Largest lag computed.
     public let maxLag: Int
-    private let padded: UnsafeMutablePointer<Float>     // 2W real samples
+    private let paddedSize: Int
+    private let padded: UnsafeMutablePointer<Float>     // paddedSize real samples
     private let spectrum: UnsafeMutablePointer<fftwf_complex>
     private let forward: fftwf_plan
     private let inverse: fftwf_plan
@@ -23,7 +24,9 @@ public final class NormalizedSquareDifference {
 
     public init?(frameSize: Int, maxLag: Int, planning: FFTPlanning) {
         guard frameSize >= 4, maxLag >= 1, maxLag < frameSize else { return nil }
-        let paddedSize = 2 * frameSize
+        // Zero padding to W + maxLag keeps the lags we read free of circular
+        // wrap; 1.5·W (2¹¹·3 for W = 4096) is still a fast size for FFTW.
+        let paddedSize = frameSize + maxLag <= frameSize * 3 / 2 ? frameSize * 3 / 2 : 2 * frameSize
         guard let padded = fftwf_alloc_real(paddedSize) else { return nil }
         guard let spectrum = fftwf_alloc_complex(paddedSize / 2 + 1) else {
             fftwf_free(padded)
@@ -46,6 +49,7 @@ public final class NormalizedSquareDifference {
         }
         self.frameSize = frameSize
         self.maxLag = maxLag
+        self.paddedSize = paddedSize
         self.padded = padded
         self.spectrum = spectrum
         self.forward = forward
@@ -69,16 +73,16 @@ public final class NormalizedSquareDifference {
     public func compute(_ frame: UnsafePointer<Double>) -> Double {
         let w = frameSize
         for n in 0..<w { padded[n] = Float(frame[n]) }
-        (padded + w).update(repeating: 0, count: w)
+        (padded + w).update(repeating: 0, count: paddedSize - w)
         fftwf_execute(forward)
-        for k in 0...w {
+        for k in 0...(paddedSize / 2) {
             let re = spectrum[k].0, im = spectrum[k].1
             spectrum[k].0 = re * re + im * im
             spectrum[k].1 = 0
         }
         fftwf_execute(inverse)
-        // FFTW's c2r is unnormalised: r(τ) = padded[τ] / (2W).
-        let scale = 1 / Double(2 * w)
+        // FFTW's c2r is unnormalised: r(τ) = padded[τ] / paddedSize.
+        let scale = 1 / Double(paddedSize)
         var energy = 0.0
         for n in 0..<w { energy += frame[n] * frame[n] }
         var m = 2 * energy
