@@ -15,7 +15,10 @@ import Darwin
 /// Worker only: owns its scratch buffers.
 final class HarmonicRefiner {
     let frameSize: Int
-    private let window: UnsafeMutablePointer<Double>
+    private let hann: UnsafeMutablePointer<Double>
+    private let blackmanHarris: UnsafeMutablePointer<Double>
+    private let hannSum: Double
+    private let blackmanHarrisSum: Double
     private let weighted0: UnsafeMutablePointer<Float>   // w·x
     private let weighted1: UnsafeMutablePointer<Float>   // t·w·x
     private let weighted2: UnsafeMutablePointer<Float>   // t²·w·x
@@ -27,10 +30,18 @@ final class HarmonicRefiner {
     init(frameSize: Int, maxHarmonics: Int) {
         self.frameSize = frameSize
         self.maxHarmonics = maxHarmonics
-        window = .allocate(capacity: frameSize)
+        hann = .allocate(capacity: frameSize)
+        blackmanHarris = .allocate(capacity: frameSize)
+        var hannSum = 0.0, blackmanHarrisSum = 0.0
         for n in 0..<frameSize {
-            window[n] = 0.5 - 0.5 * cos(2 * Double.pi * (Double(n) + 0.5) / Double(frameSize))
+            let phase = 2 * Double.pi * (Double(n) + 0.5) / Double(frameSize)
+            hann[n] = 0.5 - 0.5 * cos(phase)
+            blackmanHarris[n] = 0.35875 - 0.48829 * cos(phase) + 0.14128 * cos(2 * phase) - 0.01168 * cos(3 * phase)
+            hannSum += hann[n]
+            blackmanHarrisSum += blackmanHarris[n]
         }
+        self.hannSum = hannSum
+        self.blackmanHarrisSum = blackmanHarrisSum
         weighted0 = .allocate(capacity: frameSize)
         weighted1 = .allocate(capacity: frameSize)
         weighted2 = .allocate(capacity: frameSize)
@@ -40,7 +51,8 @@ final class HarmonicRefiner {
     }
 
     deinit {
-        window.deallocate()
+        hann.deallocate()
+        blackmanHarris.deallocate()
         weighted0.deallocate()
         weighted1.deallocate()
         weighted2.deallocate()
@@ -62,6 +74,14 @@ final class HarmonicRefiner {
     func refine(_ frame: UnsafePointer<Double>, omega start: Double, harmonicLimit: Double,
                 iterations: Int = 1) -> Result {
         let w = frameSize
+        // Partials this many bins apart: with ≥ 6, Blackman–Harris's main
+        // lobes (±4 bins) stay clear of the neighbours and of the negative-
+        // frequency images, and its −92 dB sidelobes leave no leakage bias;
+        // closer partials need Hann's narrower main lobe.
+        let spacingBins = start * Double(w) / (2 * Double.pi)
+        let useBlackmanHarris = spacingBins >= 6
+        let window = useBlackmanHarris ? blackmanHarris : hann
+        let sumWindow = useBlackmanHarris ? blackmanHarrisSum : hannSum
         for n in 0..<w {
             let t = Double(n) - center
             let y = window[n] * frame[n]
@@ -93,7 +113,6 @@ final class HarmonicRefiner {
             step = min(max(step, -limit), limit)
             omega += step
         }
-        let sumWindow = Double(w) / 2
         // |X|² of a sine of amplitude A is (A·Σw/2)²; A²/2 per harmonic. The
         // power is from the evaluation before the last step: one Newton step
         // from the NSDF's period moves ω by far less than a main lobe.

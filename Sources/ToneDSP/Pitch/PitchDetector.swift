@@ -27,6 +27,8 @@ public final class PitchDetector {
     private let refiner: HarmonicRefiner
     private let samples: UnsafeMutablePointer<Double>
     private let lags: ClosedRange<Int>
+    /// Lags of the NSDF's key maxima (reused between windows).
+    private var keyLags: [Int] = []
 
     public init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning = .measure) throws {
         if let problem = configuration.problem { throw ToneEstimator.SetupError.invalid(problem) }
@@ -40,6 +42,7 @@ public final class PitchDetector {
         self.lags = lags
         refiner = HarmonicRefiner(frameSize: configuration.frameSize, maxHarmonics: configuration.maxHarmonics)
         samples = .allocate(capacity: configuration.frameSize)
+        keyLags.reserveCapacity(lags.upperBound / 2 + 1)
     }
 
     deinit { samples.deallocate() }
@@ -54,29 +57,37 @@ public final class PitchDetector {
             sum += Double(sample)
         }
         let mean = sum / Double(w)
+        var peak = 0.0
+        for n in 0..<w { peak = max(peak, abs(Double(frame[n]) - mean)) }
+        // Digital silence or a constant.
+        guard peak > 0 else { return ToneReading() }
+        // Analysed at unit peak: the NSDF's single-precision FFTs neither
+        // overflow on huge samples nor lose tiny ones; levels are scaled back.
+        let scale = 1 / peak
         var energy = 0.0
         for n in 0..<w {
-            let x = Double(frame[n]) - mean
+            let x = (Double(frame[n]) - mean) * scale
             samples[n] = x
             energy += x * x
         }
         let meanPower = energy / Double(w)
+        let levelOffsetDB = 20 * log10(peak)
         // Sine-referenced RMS (AES17): a full-scale sine reads 0 dBFS.
-        guard meanPower > 1e-20 else { return ToneReading() }
-        let rmsDBFS = 10 * log10(2 * meanPower)
-        guard let period = findPeriod() else { return ToneReading(rmsDBFS: rmsDBFS) }
+        let rmsDBFS = 10 * log10(2 * meanPower) + levelOffsetDB
+        let rms: Double? = rmsDBFS.isFinite ? rmsDBFS : nil
+        guard let period = findPeriod() else { return ToneReading(rmsDBFS: rms) }
         let start = 2 * Double.pi / period.lag
         let topOmega = min(0.95 * Double.pi, 2 * Double.pi * configuration.refinementTopHz / configuration.sampleRateHz)
         let refined = refiner.refine(samples, omega: start, harmonicLimit: topOmega)
         // A refinement that wandered off (noise) keeps the NSDF's period.
         let omega = abs(refined.omega / start - 1) < 0.03 ? refined.omega : start
         let frequencyHz = omega * configuration.sampleRateHz / (2 * Double.pi)
-        guard frequencyHz.isFinite, frequencyHz > 0 else { return ToneReading(rmsDBFS: rmsDBFS) }
+        guard frequencyHz.isFinite, frequencyHz > 0 else { return ToneReading(rmsDBFS: rms) }
         let harmonicPower = min(refined.harmonicPower, meanPower * 0.999_999)
         let snrDB = 10 * log10(harmonicPower / (meanPower - harmonicPower))
-        let levelDBFS = 10 * log10(2 * harmonicPower)
+        let levelDBFS = 10 * log10(2 * harmonicPower) + levelOffsetDB
         return ToneReading(frequencyHz: frequencyHz, levelDBFS: levelDBFS.isFinite ? levelDBFS : nil,
-                           snrDB: snrDB.isFinite ? snrDB : nil, rmsDBFS: rmsDBFS)
+                           snrDB: snrDB.isFinite ? snrDB : nil, rmsDBFS: rmsDBFS.isFinite ? rmsDBFS : nil)
     }
 
     /// McLeod's peak picking on the NSDF; nil when nothing is clear enough.
@@ -85,13 +96,13 @@ public final class PitchDetector {
         let values = nsdf.values
         let last = lags.upperBound
         // Key maxima: the highest point of each positive lobe after the first negative zero crossing.
+        // `!(v > 0)` rather than `v <= 0`, so that a NaN cannot stall the walk.
         var lag = 1
         while lag <= last && values[lag] > 0 { lag += 1 }
         var best = -1.0
-        var keyLags: [Int] = []
-        keyLags.reserveCapacity(64)
+        keyLags.removeAll(keepingCapacity: true)
         while lag <= last {
-            while lag <= last && values[lag] <= 0 { lag += 1 }
+            while lag <= last && !(values[lag] > 0) { lag += 1 }
             var top = -1, topValue = -2.0
             while lag <= last && values[lag] > 0 {
                 if values[lag] > topValue { topValue = values[lag]; top = lag }
