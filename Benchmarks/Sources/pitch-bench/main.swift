@@ -26,10 +26,18 @@ var keep = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--tonenode": tonenodePath = arguments.popFirst() ?? fail("--tonenode needs a path")
-    case "--window": window = arguments.popFirst().flatMap { Int($0) } ?? fail("--window needs a number")
-    case "--hop": hop = arguments.popFirst().flatMap { Int($0) } ?? fail("--hop needs a number")
-    case "--speed-seconds": speedSeconds = arguments.popFirst().flatMap { Double($0) } ?? fail("--speed-seconds needs a number")
+    case "--tonenode":
+        guard let value = arguments.popFirst() else { fail("--tonenode needs a path") }
+        tonenodePath = value
+    case "--window":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }) else { fail("--window needs a number") }
+        window = value
+    case "--hop":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }) else { fail("--hop needs a number") }
+        hop = value
+    case "--speed-seconds":
+        guard let value = arguments.popFirst().flatMap({ Double($0) }) else { fail("--speed-seconds needs a number") }
+        speedSeconds = value
     case "--keep": keep = true
     default: fail("unknown argument \(argument)")
     }

@@ -19,9 +19,11 @@ final class HarmonicRefiner {
     private let blackmanHarris: UnsafeMutablePointer<Double>
     private let hannSum: Double
     private let blackmanHarrisSum: Double
-    private let weighted0: UnsafeMutablePointer<Float>   // w·x
-    private let weighted1: UnsafeMutablePointer<Float>   // t·w·x
-    private let weighted2: UnsafeMutablePointer<Float>   // t²·w·x
+    /// The window is symmetric about the frame's centre, so the sums run over
+    /// pairs of samples at ±t (t = ½, 3/2, …): with y = w·x, E = y(t) + y(−t)
+    /// and O = y(t) − y(−t), half as many terms as samples. Six folded
+    /// arrays, W/2 long: E, O, t·O, t·E, t²·E, t²·O.
+    private let folded: UnsafeMutablePointer<SIMD8<Float>>
     private let center: Double
     /// Harmonics used at most.
     let maxHarmonics: Int
@@ -42,9 +44,7 @@ final class HarmonicRefiner {
         }
         self.hannSum = hannSum
         self.blackmanHarrisSum = blackmanHarrisSum
-        weighted0 = .allocate(capacity: frameSize)
-        weighted1 = .allocate(capacity: frameSize)
-        weighted2 = .allocate(capacity: frameSize)
+        folded = .allocate(capacity: frameSize / 2)
         center = Double(frameSize - 1) / 2
         sum0 = Array(repeating: 0, count: maxHarmonics)
         sum1 = sum0; sum2 = sum0; sum3 = sum0; sum4 = sum0; sum5 = sum0
@@ -53,9 +53,7 @@ final class HarmonicRefiner {
     deinit {
         hann.deallocate()
         blackmanHarris.deallocate()
-        weighted0.deallocate()
-        weighted1.deallocate()
-        weighted2.deallocate()
+        folded.deallocate()
     }
 
     /// Result of a refinement: the fundamental and the power the harmonics carry.
@@ -82,12 +80,13 @@ final class HarmonicRefiner {
         let useBlackmanHarris = spacingBins >= 6
         let window = useBlackmanHarris ? blackmanHarris : hann
         let sumWindow = useBlackmanHarris ? blackmanHarrisSum : hannSum
-        for n in 0..<w {
-            let t = Double(n) - center
-            let y = window[n] * frame[n]
-            weighted0[n] = Float(y)
-            weighted1[n] = Float(t * y)
-            weighted2[n] = Float(t * t * y)
+        let half = w / 2
+        for m in 0..<half {
+            let t = Double(m) + 0.5
+            let upper = window[half + m] * frame[half + m], lower = window[half - 1 - m] * frame[half - 1 - m]
+            let even = upper + lower, odd = upper - lower
+            folded[m] = SIMD8<Float>(Float(even), Float(odd), Float(t * odd), Float(t * even),
+                                     Float(t * t * even), Float(t * t * odd), 0, 0)
         }
         var omega = start
         let harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
@@ -119,17 +118,17 @@ final class HarmonicRefiner {
         return Result(omega: omega, harmonicPower: power * 2 / (sumWindow * sumWindow), harmonics: harmonics)
     }
 
-    /// S0 = Σ y e^{−ihωt}, S1 = Σ t y e^{−ihωt}, S2 = Σ t² y e^{−ihωt} for h = 1…harmonics.
+    /// S0 = Σ y e^{−ihωt}, S1 = Σ t y e^{−ihωt}, S2 = Σ t² y e^{−ihωt} for h = 1…harmonics,
+    /// over the folded pairs: S0 = Σ E cos − i O sin, S1 = Σ tO cos − i tE sin,
+    /// S2 = Σ t²E cos − i t²O sin (t > 0).
     ///
     /// Eight harmonics per pass in single-precision lanes, each with its own
-    /// phasor recurrence over the samples, restarted from exact values every
-    /// short block and summed into double precision per block, so rounding
-    /// neither drifts nor accumulates (the refined pitch agrees with a
-    /// double-precision evaluation to well under 0.001 cent).
+    /// phasor recurrence over t, restarted from exact values every short block
+    /// and summed into double precision per block, so rounding neither drifts
+    /// nor accumulates.
     private func evaluate(omega: Double, harmonics: Int) {
-        let w = frameSize
+        let half = frameSize / 2
         let block = 64
-        let y0 = weighted0, y1 = weighted1, y2 = weighted2
         var first = 0
         while first < harmonics {
             let count = min(8, harmonics - first)
@@ -138,31 +137,35 @@ final class HarmonicRefiner {
             var hOmega = SIMD8<Double>()
             for lane in 0..<8 { hOmega[lane] = Double(first + 1 + min(lane, count - 1)) * omega }
             var stepC = SIMD8<Float>(), stepS = SIMD8<Float>()
-            for lane in 0..<8 { stepC[lane] = Float(cos(hOmega[lane])); stepS[lane] = Float(-sin(hOmega[lane])) }
+            // Block starts advance by a double-precision rotation (a few dozen
+            // steps per frame: no drift worth the name, and no libm per block).
+            var blockC = SIMD8<Double>(), blockS = SIMD8<Double>(), startC = SIMD8<Double>(), startS = SIMD8<Double>()
+            for lane in 0..<8 {
+                stepC[lane] = Float(cos(hOmega[lane])); stepS[lane] = Float(sin(hOmega[lane]))
+                blockC[lane] = cos(hOmega[lane] * Double(block)); blockS[lane] = sin(hOmega[lane] * Double(block))
+                startC[lane] = cos(hOmega[lane] * 0.5); startS[lane] = sin(hOmega[lane] * 0.5)
+            }
             var start = 0
-            while start < w {
-                let end = min(w, start + block)
-                let t0 = Double(start) - center
-                var pc = SIMD8<Float>(), ps = SIMD8<Float>()
-                for lane in 0..<8 {
-                    pc[lane] = Float(cos(hOmega[lane] * t0))
-                    ps[lane] = Float(-sin(hOmega[lane] * t0))
-                }
+            while start < half {
+                let end = min(half, start + block)
+                var c = SIMD8<Float>(startC), s = SIMD8<Float>(startS)
+                let nextC = startC * blockC - startS * blockS
+                startS = startC * blockS + startS * blockC
+                startC = nextC
                 var a0r = SIMD8<Float>(), a0i = SIMD8<Float>(), a1r = SIMD8<Float>(), a1i = SIMD8<Float>()
                 var a2r = SIMD8<Float>(), a2i = SIMD8<Float>()
-                for n in start..<end {
-                    let v0 = SIMD8<Float>(repeating: y0[n]), v1 = SIMD8<Float>(repeating: y1[n])
-                    let v2 = SIMD8<Float>(repeating: y2[n])
-                    a0r += v0 * pc; a0i += v0 * ps
-                    a1r += v1 * pc; a1i += v1 * ps
-                    a2r += v2 * pc; a2i += v2 * ps
-                    let nc = pc * stepC - ps * stepS
-                    ps = pc * stepS + ps * stepC
-                    pc = nc
+                for m in start..<end {
+                    let v = folded[m]
+                    a0r += v[0] * c; a0i += v[1] * s
+                    a1r += v[2] * c; a1i += v[3] * s
+                    a2r += v[4] * c; a2i += v[5] * s
+                    let nc = c * stepC - s * stepS
+                    s = c * stepS + s * stepC
+                    c = nc
                 }
-                t0r += SIMD8<Double>(a0r); t0i += SIMD8<Double>(a0i)
-                t1r += SIMD8<Double>(a1r); t1i += SIMD8<Double>(a1i)
-                t2r += SIMD8<Double>(a2r); t2i += SIMD8<Double>(a2i)
+                t0r += SIMD8<Double>(a0r); t0i -= SIMD8<Double>(a0i)
+                t1r += SIMD8<Double>(a1r); t1i -= SIMD8<Double>(a1i)
+                t2r += SIMD8<Double>(a2r); t2i -= SIMD8<Double>(a2i)
                 start = end
             }
             for lane in 0..<count {

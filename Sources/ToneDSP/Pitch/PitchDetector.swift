@@ -50,23 +50,31 @@ public final class PitchDetector {
     /// Analyses one window (`frameSize` samples, oldest first).
     public func estimate(_ frame: UnsafeBufferPointer<Float>) -> ToneReading {
         let w = configuration.frameSize
-        precondition(frame.count == w, "frame must hold frameSize samples")
-        var sum = 0.0
-        for sample in frame {
-            guard sample.isFinite else { return .invalid }
-            sum += Double(sample)
+        precondition(frame.count == w, "frame must hold frameSize samples")   // a multiple of 4: a power of two ≥ 256
+        guard let base = frame.baseAddress else { return .invalid }
+        // One pass for the sum and the extremes, four lanes wide. A NaN or
+        // ±Inf anywhere makes the (double-precision, so never overflowing) sum non-finite.
+        var sums = SIMD4<Double>(), lows = SIMD4<Float>(repeating: .infinity), highs = -lows
+        var n = 0
+        while n + 4 <= w {
+            let v = UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)
+            sums += SIMD4<Double>(v)
+            lows = pointwiseMin(lows, v)
+            highs = pointwiseMax(highs, v)
+            n += 4
         }
+        let sum = sums.sum()
+        guard sum.isFinite else { return .invalid }
         let mean = sum / Double(w)
-        var peak = 0.0
-        for n in 0..<w { peak = max(peak, abs(Double(frame[n]) - mean)) }
         // Digital silence or a constant.
+        let peak = max(Double(highs.max()) - mean, mean - Double(lows.min()))
         guard peak > 0 else { return ToneReading() }
         // Analysed at unit peak: the NSDF's single-precision FFTs neither
         // overflow on huge samples nor lose tiny ones; levels are scaled back.
         let scale = 1 / peak
         var energy = 0.0
         for n in 0..<w {
-            let x = (Double(frame[n]) - mean) * scale
+            let x = (Double(base[n]) - mean) * scale
             samples[n] = x
             energy += x * x
         }
