@@ -68,11 +68,13 @@ public final class NormalizedSquareDifference {
         values.deallocate()
     }
 
-    /// Computes `values` for `frame` (its mean already removed); returns the frame's energy `Σ x²`.
-    @discardableResult
-    public func compute(_ frame: UnsafePointer<Double>) -> Double {
+    /// Where the caller writes the frame in single precision before `compute` (`frameSize` samples).
+    public var input: UnsafeMutablePointer<Float> { padded }
+
+    /// Computes `values` for `frame` (its mean already removed, and also
+    /// written to `input`), whose energy `Σ x²` is `energy`.
+    public func compute(_ frame: UnsafePointer<Double>, energy: Double) {
         let w = frameSize
-        for n in 0..<w { padded[n] = Float(frame[n]) }
         (padded + w).update(repeating: 0, count: paddedSize - w)
         fftwf_execute(forward)
         for k in 0...(paddedSize / 2) {
@@ -83,8 +85,6 @@ public final class NormalizedSquareDifference {
         fftwf_execute(inverse)
         // FFTW's c2r is unnormalised: r(τ) = padded[τ] / paddedSize.
         let scale = 1 / Double(paddedSize)
-        var energy = 0.0
-        for n in 0..<w { energy += frame[n] * frame[n] }
         var m = 2 * energy
         for lag in 0...maxLag {
             if lag > 0 {
@@ -93,6 +93,5 @@ public final class NormalizedSquareDifference {
             }
             values[lag] = m > 1e-30 ? 2 * Double(padded[lag]) * scale / m : 0
         }
-        return energy
     }
 }

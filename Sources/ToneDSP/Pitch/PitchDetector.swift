@@ -72,18 +72,23 @@ public final class PitchDetector {
         // Analysed at unit peak: the NSDF's single-precision FFTs neither
         // overflow on huge samples nor lose tiny ones; levels are scaled back.
         let scale = 1 / peak
-        var energy = 0.0
-        for n in 0..<w {
-            let x = (Double(base[n]) - mean) * scale
-            samples[n] = x
-            energy += x * x
+        var energies = SIMD4<Double>()
+        let single = nsdf.input
+        n = 0
+        while n + 4 <= w {
+            let v = (SIMD4<Double>(UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
+            UnsafeMutableRawPointer(samples + n).storeBytes(of: v, as: SIMD4<Double>.self)
+            UnsafeMutableRawPointer(single + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
+            energies += v * v
+            n += 4
         }
+        let energy = energies.sum()
         let meanPower = energy / Double(w)
         let levelOffsetDB = 20 * log10(peak)
         // Sine-referenced RMS (AES17): a full-scale sine reads 0 dBFS.
         let rmsDBFS = 10 * log10(2 * meanPower) + levelOffsetDB
         let rms: Double? = rmsDBFS.isFinite ? rmsDBFS : nil
-        guard let period = findPeriod() else { return ToneReading(rmsDBFS: rms) }
+        guard let period = findPeriod(energy: energy) else { return ToneReading(rmsDBFS: rms) }
         let start = 2 * Double.pi / period.lag
         let topOmega = min(0.95 * Double.pi, 2 * Double.pi * configuration.refinementTopHz / configuration.sampleRateHz)
         let refined = refiner.refine(samples, omega: start, harmonicLimit: topOmega)
@@ -99,8 +104,8 @@ public final class PitchDetector {
     }
 
     /// McLeod's peak picking on the NSDF; nil when nothing is clear enough.
-    private func findPeriod() -> (lag: Double, clarity: Double)? {
-        nsdf.compute(samples)
+    private func findPeriod(energy: Double) -> (lag: Double, clarity: Double)? {
+        nsdf.compute(samples, energy: energy)
         let values = nsdf.values
         let last = lags.upperBound
         // Key maxima: the highest point of each positive lobe after the first negative zero crossing.
