@@ -11,7 +11,7 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// errors, higher → more octave-high errors).
     public var keyMaximumFraction: Double = 0.9
     /// No-pitch gate: the NSDF at the period (the "clarity", 0…1) must reach this.
-    public var clarityMin: Double = 0.5
+    public var clarityMin: Double = 0.35
     /// Highest partial used for the refinement, in Hz.
     public var refinementTopHz: Double = 5000
     /// Harmonics used for the refinement at most.
