@@ -29,7 +29,8 @@ struct PitchCase {
         for frequency in [82.41, 110, 196, 440, 1000] {
             let phase = 2 * Double.pi * random.uniform()
             let clean = (0..<count).map { 0.5 * sin(2 * Double.pi * frequency * Double($0) / rate + phase) }
-            cases.append(PitchCase(category: "sines", name: "sine \(frequency) Hz",
+            cases.append(PitchCase(category: frequency == 82.41 ? "sine 82.41 Hz (E2)" : "sines 110–1000 Hz",
+                                   name: "sine \(frequency) Hz",
                                    path: try write(clean, "sine-\(frequency)"), truthHz: frequency, seconds: 2))
             // 10 dB SNR: σ² = (A²/2)/10.
             let sigma = (0.125 / 10).squareRoot()
