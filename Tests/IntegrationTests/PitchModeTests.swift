@@ -105,5 +105,21 @@ extension JackServerTests {
                 #expect(abs((object["freq_hz"] as? Double ?? 0) - 82.41) < 0.001, "\(object)")
             }
         }
+
+        @Test("run --mode pitch keeps up live at 96 kHz, N=8192, hop 256: every report, no overflow")
+        func liveAt96kHz() throws {
+            let server = try startServer(sampleRateHz: 96_000)
+            defer { server.stop() }
+            let result = try runCommand(["run", "-s", server.name, "-n", "pitch96", "--mode", "pitch", "--json",
+                                         "--fft-size", "8192", "--hop", "256", "--duration", "3",
+                                         "--freq", "110", "--level", "-12", "--connect-out", "pitch96:in"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(!result.stderr.contains("overflow"), "stderr: \(result.stderr)")
+            let objects = result.stdoutLines.compactMap(parseReport)
+            // (3 s − one window) / hop, give or take the stop.
+            #expect(objects.count >= (3 * 96_000 - 8192) / 256 - 2)
+            let late = objects.filter { ($0["time_s"] as? Double ?? 0) > 0.5 }
+            #expect(!late.isEmpty && late.allSatisfy { $0["note"] as? String == "A2" })
+        }
     }
 }
