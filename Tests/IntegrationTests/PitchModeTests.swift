@@ -114,7 +114,11 @@ extension JackServerTests {
                                          "--fft-size", "8192", "--hop", "256", "--duration", "3",
                                          "--freq", "110", "--level", "-12", "--connect-out", "pitch96:in"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
-            #expect(!result.stderr.contains("overflow"), "stderr: \(result.stderr)")
+            // xruns of the non-real-time dummy server on a busy machine are not the worker's;
+            // the worker falling behind would show as ring overflows and frames not analysed.
+            for line in result.stderrLines where line.contains("overflow") {
+                #expect(line.hasSuffix(" 0 input ring overflow(s), 0 frames not analysed"), "\(line)")
+            }
             let objects = result.stdoutLines.compactMap(parseReport)
             // (3 s − one window) / hop, give or take the stop.
             #expect(objects.count >= (3 * 96_000 - 8192) / 256 - 2)

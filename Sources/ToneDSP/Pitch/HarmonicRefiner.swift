@@ -24,7 +24,6 @@ final class HarmonicRefiner {
     /// and O = y(t) − y(−t), half as many terms as samples. Six folded
     /// arrays, W/2 long: E, O, t·O, t·E, t²·E, t²·O.
     private let folded: UnsafeMutablePointer<SIMD8<Float>>
-    private let center: Double
     /// Harmonics used at most.
     let maxHarmonics: Int
     private var sum0: [Double], sum1: [Double], sum2: [Double], sum3: [Double], sum4: [Double], sum5: [Double]
@@ -45,7 +44,6 @@ final class HarmonicRefiner {
         self.hannSum = hannSum
         self.blackmanHarrisSum = blackmanHarrisSum
         folded = .allocate(capacity: frameSize / 2)
-        center = Double(frameSize - 1) / 2
         sum0 = Array(repeating: 0, count: maxHarmonics)
         sum1 = sum0; sum2 = sum0; sum3 = sum0; sum4 = sum0; sum5 = sum0
     }

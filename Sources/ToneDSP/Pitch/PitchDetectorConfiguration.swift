@@ -19,7 +19,7 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
 
     /// Lowest fundamental the default settings search: below the open low B of a five-string bass (30.9 Hz).
     public static let defaultLowHz = 30.0
-    /// Highest fundamental the default settings search: above the top of a piano's treble clef range (C8 = 4186 Hz is beyond).
+    /// Highest fundamental the default settings search: above a guitar's top fret (~1.3 kHz) and a soprano's C6 (1047 Hz).
     public static let defaultHighHz = 2000.0
 
     public init(sampleRateHz: Double, frameSize: Int, lowHz: Double = defaultLowHz, highHz: Double = defaultHighHz) {
