@@ -16,5 +16,10 @@ let package = Package(
         .executableTarget(
             name: "tonenode-bench",
             dependencies: [.product(name: "ToneDSP", package: "ToneNode")]),
+        // `tonenode analyze --mode pitch` against aubiopitch on the same files.
+        .executableTarget(
+            name: "pitch-bench",
+            dependencies: [.product(name: "ToneDSP", package: "ToneNode"),
+                           .product(name: "ToneAudioFile", package: "ToneNode")]),
     ]
 )

@@ -34,10 +34,13 @@ public struct ToneReport: Sendable, Equatable {
     public var reading: ToneReading
     /// The input channel it was heard on, from 0 (0 for a mono node or a file's chosen channel).
     public var channel: Int
+    /// The note of `reading.frequencyHz`; present in pitch mode only.
+    public var pitch: PitchReading?
 
-    public init(timeSeconds: Double, reading: ToneReading, channel: Int = 0) {
+    public init(timeSeconds: Double, reading: ToneReading, channel: Int = 0, pitch: PitchReading? = nil) {
         self.timeSeconds = timeSeconds
         self.reading = reading
         self.channel = channel
+        self.pitch = pitch
     }
 }

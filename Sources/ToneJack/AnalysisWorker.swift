@@ -14,7 +14,7 @@ final class AnalysisWorker: @unchecked Sendable {
     // whose shared fields are accessed with C atomics.
     private let engine: Engine
     /// One per input channel.
-    private let analyzers: [ToneAnalyzer]
+    private let analyzers: [any StreamAnalyzer]
     private let bridge: UnsafeMutablePointer<tn_bridge>
     private let publish: @Sendable (NodeEvent) -> Void
     private let stopRequested = Atomic<Bool>(false)
@@ -25,7 +25,7 @@ final class AnalysisWorker: @unchecked Sendable {
     static let niceValue: Int32 = 10
     private let scratch: UnsafeMutablePointer<Float>
 
-    init(engine: Engine, analyzers: [ToneAnalyzer], bridge: UnsafeMutablePointer<tn_bridge>,
+    init(engine: Engine, analyzers: [any StreamAnalyzer], bridge: UnsafeMutablePointer<tn_bridge>,
          publish: @escaping @Sendable (NodeEvent) -> Void) {
         precondition(analyzers.count == engine.channels, "one analyzer per channel")
         self.engine = engine

@@ -34,13 +34,9 @@ public final class Node {
         if let problem = settings.problem(sampleRateHz: sampleRateHz) {
             throw JackError.invalidSetting(problem)
         }
-        let estimator = try ToneEstimator(settings.estimatorConfiguration(sampleRateHz: sampleRateHz),
-                                          planning: settings.planning)
-        var analyzers = [ToneAnalyzer(estimator: estimator, hopFrames: settings.hopFrames)]
-        for _ in 1..<max(1, settings.channels) {
-            analyzers.append(ToneAnalyzer(estimator: try ToneEstimator(settings.estimatorConfiguration(sampleRateHz: sampleRateHz),
-                                                                     planning: settings.planning),
-                                          hopFrames: settings.hopFrames))
+        // One analyser per input channel, each with its own FFT plans and window.
+        let analyzers = try (0..<max(1, settings.channels)).map { _ in
+            try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
         }
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.levelAmplitude, muted: settings.muted,

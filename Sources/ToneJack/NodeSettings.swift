@@ -17,13 +17,18 @@ public struct NodeSettings: Sendable {
     public var snrMinDB = -20.0
     /// How many tones to report per window (`--tones K`).
     public var maxTones = 1
+    /// `--mode`: single tone or musical pitch.
+    public var mode: AnalysisMode = .tone
+    /// Pitch mode: range of the fundamental, in Hz.
+    public var pitchLowHz = PitchDetectorConfiguration.defaultLowHz
+    public var pitchHighHz = PitchDetectorConfiguration.defaultHighHz
     /// Ports to connect to our `in` (sources) and from our `out` (destinations).
     public var connectIn: [String] = []
     public var connectOut: [String] = []
     /// Also connect our own `out` to our own `in` (self-test).
     public var loopback = false
     public var planning: FFTPlanning = .measure
-    /// Frequency of A4 for MIDI notes on `midi_in`.
+    /// Frequency of A4: note names and cents in pitch mode, MIDI notes on `midi_in`.
     public var a4Hz = 440.0
     /// Semitones of a full pitch-bend swing on `midi_in`.
     public var bendRangeSemitones = 2.0
@@ -52,6 +57,7 @@ public struct NodeSettings: Sendable {
         if let highHz, highHz > nyquist {
             return "--band upper edge \(format(highHz)) Hz is above the Nyquist frequency \(format(nyquist)) Hz of this server"
         }
+        if mode == .pitch { return pitchConfiguration(sampleRateHz: sampleRateHz).problem }
         return estimatorConfiguration(sampleRateHz: sampleRateHz).problem
     }
 

@@ -7,7 +7,7 @@ import ToneJack
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
-        abstract: "Run the tone detector on an audio file (WAV, FLAC, AIFF, Ogg … at any rate).",
+        abstract: "Run the tone or pitch detector on an audio file (WAV, FLAC, AIFF, Ogg … at any rate).",
         discussion: """
             Prints the same reports as `run`, with time_s counted from the start of \
             the file. Exit status: 0 when at least one window was analysed, 1 on an \
@@ -21,6 +21,8 @@ struct AnalyzeCommand: ParsableCommand {
     var channel = 1
 
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
+    @OptionGroup(title: "Pitch") var pitch: ModeOptions
+    @OptionGroup(title: "Pitch") var tuning: TuningOptions
 
     @Option(help: ArgumentHelp("Also write the file's spectrum and spectrogram as an SVG picture to this file.",
                                valueName: "file.svg"))
@@ -36,10 +38,11 @@ struct AnalyzeCommand: ParsableCommand {
         let reader = try AudioFileReader(path: file)
         var settings = NodeSettings()
         analysis.apply(to: &settings)
-        let configuration = settings.estimatorConfiguration(sampleRateHz: reader.sampleRateHz)
-        if let problem = configuration.problem { throw ToneEstimator.SetupError.invalid(problem) }
-        let estimator = try ToneEstimator(configuration, planning: .estimate)
-        let analyzer = ToneAnalyzer(estimator: estimator, hopFrames: analysis.hop)
+        pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
+        if let problem = settings.problem(sampleRateHz: reader.sampleRateHz) {
+            throw ToneEstimator.SetupError.invalid(problem)
+        }
+        let analyzer = try settings.makeAnalyzer(sampleRateHz: reader.sampleRateHz, planning: .estimate)
         var reports = 0
         try reader.forEachBlock(channel: channel - 1) { block in
             analyzer.process(block) { report in

@@ -20,7 +20,7 @@ enum ReportFormatter {
             }
             line += ",\"tones\":[" + tones.joined(separator: ",") + "]"
         }
-        return line + "}"
+        return line + pitchFields(report) + "}"
     }
 
     /// One line per report; with `listTones` and more than one tone, the
@@ -36,6 +36,7 @@ enum ReportFormatter {
     }
 
     static func human(_ report: ToneReport, channel: Int? = nil) -> String {
+        if let pitch = report.pitch { return humanPitch(report, pitch, channel: channel) }
         let r = report.reading
         let time = String(format: "%10.3f s", report.timeSeconds) + (channel.map { "  ch \($0)" } ?? "")
         if r.invalidInput { return "\(time)   invalid input (NaN or Inf)" }

@@ -33,6 +33,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Tone") var tone: ToneOptions
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions
     @OptionGroup(title: "Control (MIDI, OSC)") var control: ControlOptions
+    @OptionGroup(title: "Pitch") var pitch: ModeOptions
     @OptionGroup(title: "Tuning") var tuning: TuningOptions
 
     @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
@@ -63,7 +64,7 @@ struct RunCommand: AsyncParsableCommand {
         tone.apply(to: &settings)
         analysis.apply(to: &settings)
         control.apply(to: &settings)
-        settings.a4Hz = tuning.a4
+        pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
         settings.channels = channels
         var osc: OSCServer?
         if let port = control.oscPort {

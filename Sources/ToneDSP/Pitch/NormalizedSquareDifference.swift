@@ -1,0 +1,97 @@
+import CFFTW
+
+/// McLeod's normalized square difference function of one frame, computed
+/// through FFTW: the autocorrelation is the inverse real FFT of the power
+/// spectrum of the frame zero-padded to twice its length (no circular wrap).
+///
+/// `nsdf(τ) = 2·r(τ) / m(τ)` with `r(τ) = Σ x[n]·x[n+τ]` and
+/// `m(τ) = Σ x[n]² + x[n+τ]²` over the `W − τ` overlapping samples; it lies in
+/// −1…1 and is 1 at the lag of a perfectly periodic frame.
+///
+/// Worker only: one instance is owned by one thread (the buffers are reused).
+public final class NormalizedSquareDifference {
+    /// Frame length in samples.
+    public let frameSize: Int
+    /// Largest lag computed.
+    public let maxLag: Int
+    private let paddedSize: Int
+    private let padded: UnsafeMutablePointer<Float>     // paddedSize real samples
+    private let spectrum: UnsafeMutablePointer<fftwf_complex>
+    private let forward: fftwf_plan
+    private let inverse: fftwf_plan
+    /// `nsdf[τ]` for τ = 0 … maxLag, valid after `compute`.
+    public let values: UnsafeMutablePointer<Double>
+
+    public init?(frameSize: Int, maxLag: Int, planning: FFTPlanning) {
+        guard frameSize >= 4, maxLag >= 1, maxLag < frameSize else { return nil }
+        // Zero padding to W + maxLag keeps the lags we read free of circular
+        // wrap; 1.5·W (2¹¹·3 for W = 4096) is still a fast size for FFTW.
+        let paddedSize = frameSize + maxLag <= frameSize * 3 / 2 ? frameSize * 3 / 2 : 2 * frameSize
+        guard let padded = fftwf_alloc_real(paddedSize) else { return nil }
+        guard let spectrum = fftwf_alloc_complex(paddedSize / 2 + 1) else {
+            fftwf_free(padded)
+            return nil
+        }
+        nonisolated(unsafe) var madeForward: fftwf_plan?
+        nonisolated(unsafe) var madeInverse: fftwf_plan?
+        fftwPlannerLock.withLock { _ in
+            madeForward = fftwf_plan_dft_r2c_1d(Int32(paddedSize), padded, spectrum, planning.flags)
+            madeInverse = fftwf_plan_dft_c2r_1d(Int32(paddedSize), spectrum, padded, planning.flags)
+        }
+        guard let forward = madeForward, let inverse = madeInverse else {
+            fftwPlannerLock.withLock { _ in
+                if let madeForward { fftwf_destroy_plan(madeForward) }
+                if let madeInverse { fftwf_destroy_plan(madeInverse) }
+            }
+            fftwf_free(padded)
+            fftwf_free(spectrum)
+            return nil
+        }
+        self.frameSize = frameSize
+        self.maxLag = maxLag
+        self.paddedSize = paddedSize
+        self.padded = padded
+        self.spectrum = spectrum
+        self.forward = forward
+        self.inverse = inverse
+        values = .allocate(capacity: maxLag + 1)
+        values.initialize(repeating: 0, count: maxLag + 1)
+    }
+
+    deinit {
+        fftwPlannerLock.withLock { _ in
+            fftwf_destroy_plan(forward)
+            fftwf_destroy_plan(inverse)
+        }
+        fftwf_free(padded)
+        fftwf_free(spectrum)
+        values.deallocate()
+    }
+
+    /// Where the caller writes the frame in single precision before `compute` (`frameSize` samples).
+    public var input: UnsafeMutablePointer<Float> { padded }
+
+    /// Computes `values` for `frame` (its mean already removed, and also
+    /// written to `input`), whose energy `Σ x²` is `energy`.
+    public func compute(_ frame: UnsafePointer<Double>, energy: Double) {
+        let w = frameSize
+        (padded + w).update(repeating: 0, count: paddedSize - w)
+        fftwf_execute(forward)
+        for k in 0...(paddedSize / 2) {
+            let re = spectrum[k].0, im = spectrum[k].1
+            spectrum[k].0 = re * re + im * im
+            spectrum[k].1 = 0
+        }
+        fftwf_execute(inverse)
+        // FFTW's c2r is unnormalised: r(τ) = padded[τ] / paddedSize.
+        let scale = 1 / Double(paddedSize)
+        var m = 2 * energy
+        for lag in 0...maxLag {
+            if lag > 0 {
+                let head = frame[lag - 1], tail = frame[w - lag]
+                m -= head * head + tail * tail
+            }
+            values[lag] = m > 1e-30 ? 2 * Double(padded[lag]) * scale / m : 0
+        }
+    }
+}

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds the fundamental of one window, or decides there is none.
+///
+/// 1. McLeod's normalized square difference function (NSDF), computed through
+///    FFTW (`NormalizedSquareDifference`). Its key maxima (the highest point
+///    of each positive lobe) are the period candidates; the first one that
+///    reaches `keyMaximumFraction` of the highest is the period. Taking the
+///    first rather than the highest avoids octave-low errors; the fraction
+///    keeps a strong second partial (plucked strings) from making it an
+///    octave high. A periodic signal whose fundamental is missing still
+///    repeats at the fundamental's period, so that is what is found.
+/// 2. No-pitch gate: the NSDF value at that period (the clarity) must reach
+///    `clarityMin`. White or pink noise and silence do not.
+/// 3. `HarmonicRefiner` maximises the harmonic sum of the Hann-windowed frame
+///    around that period with Newton steps on the samples, which removes the
+///    bias of interpolating the NSDF (a decaying pluck tilts it).
+///
+/// Worker only: owns its FFT plans and buffers.
+public final class PitchDetector {
+    public let configuration: PitchDetectorConfiguration
+    private let nsdf: NormalizedSquareDifference
+    private let refiner: HarmonicRefiner
+    private let samples: UnsafeMutablePointer<Double>
+    private let lags: ClosedRange<Int>
+    /// Lags of the NSDF's key maxima (reused between windows).
+    private var keyLags: [Int] = []
+
+    public init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning = .measure) throws {
+        if let problem = configuration.problem { throw ToneEstimator.SetupError.invalid(problem) }
+        guard let lags = configuration.lagRange else { throw ToneEstimator.SetupError.invalid("empty lag range") }
+        guard let nsdf = NormalizedSquareDifference(frameSize: configuration.frameSize, maxLag: lags.upperBound + 1,
+                                                    planning: planning) else {
+            throw ToneEstimator.SetupError.fftUnavailable(2 * configuration.frameSize)
+        }
+        self.configuration = configuration
+        self.nsdf = nsdf
+        self.lags = lags
+        refiner = HarmonicRefiner(frameSize: configuration.frameSize, maxHarmonics: configuration.maxHarmonics)
+        samples = .allocate(capacity: configuration.frameSize)
+        keyLags.reserveCapacity(lags.upperBound / 2 + 1)
+    }
+
+    deinit { samples.deallocate() }
+
+    /// Analyses one window (`frameSize` samples, oldest first).
+    public func estimate(_ frame: UnsafeBufferPointer<Float>) -> ToneReading {
+        let w = configuration.frameSize
+        precondition(frame.count == w, "frame must hold frameSize samples")   // a multiple of 4: a power of two ≥ 256
+        guard let base = frame.baseAddress else { return .invalid }
+        // One pass for the sum and the extremes, four lanes wide. A NaN or
+        // ±Inf anywhere makes the (double-precision, so never overflowing) sum non-finite.
+        var sums = SIMD4<Double>(), lows = SIMD4<Float>(repeating: .infinity), highs = -lows
+        var n = 0
+        while n + 4 <= w {
+            let v = UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)
+            sums += SIMD4<Double>(v)
+            lows = pointwiseMin(lows, v)
+            highs = pointwiseMax(highs, v)
+            n += 4
+        }
+        let sum = sums.sum()
+        guard sum.isFinite else { return .invalid }
+        let mean = sum / Double(w)
+        // Digital silence or a constant.
+        let peak = max(Double(highs.max()) - mean, mean - Double(lows.min()))
+        guard peak > 0 else { return ToneReading() }
+        // Analysed at unit peak: the NSDF's single-precision FFTs neither
+        // overflow on huge samples nor lose tiny ones; levels are scaled back.
+        let scale = 1 / peak
+        var energies = SIMD4<Double>()
+        let single = nsdf.input
+        n = 0
+        while n + 4 <= w {
+            let v = (SIMD4<Double>(UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
+            UnsafeMutableRawPointer(samples + n).storeBytes(of: v, as: SIMD4<Double>.self)
+            UnsafeMutableRawPointer(single + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
+            energies += v * v
+            n += 4
+        }
+        let energy = energies.sum()
+        let meanPower = energy / Double(w)
+        let levelOffsetDB = 20 * log10(peak)
+        // Sine-referenced RMS (AES17): a full-scale sine reads 0 dBFS.
+        let rmsDBFS = 10 * log10(2 * meanPower) + levelOffsetDB
+        let rms: Double? = rmsDBFS.isFinite ? rmsDBFS : nil
+        guard let period = findPeriod(energy: energy) else { return ToneReading(rmsDBFS: rms) }
+        let start = 2 * Double.pi / period.lag
+        let topOmega = min(0.95 * Double.pi, 2 * Double.pi * configuration.refinementTopHz / configuration.sampleRateHz)
+        let refined = refiner.refine(samples, omega: start, harmonicLimit: topOmega)
+        // A refinement that wandered off (noise) keeps the NSDF's period.
+        let omega = abs(refined.omega / start - 1) < 0.03 ? refined.omega : start
+        let frequencyHz = omega * configuration.sampleRateHz / (2 * Double.pi)
+        guard frequencyHz.isFinite, frequencyHz > 0 else { return ToneReading(rmsDBFS: rms) }
+        let harmonicPower = min(refined.harmonicPower, meanPower * 0.999_999)
+        let snrDB = 10 * log10(harmonicPower / (meanPower - harmonicPower))
+        let levelDBFS = 10 * log10(2 * harmonicPower) + levelOffsetDB
+        return ToneReading(frequencyHz: frequencyHz, levelDBFS: levelDBFS.isFinite ? levelDBFS : nil,
+                           snrDB: snrDB.isFinite ? snrDB : nil, rmsDBFS: rmsDBFS.isFinite ? rmsDBFS : nil)
+    }
+
+    /// McLeod's peak picking on the NSDF; nil when nothing is clear enough.
+    private func findPeriod(energy: Double) -> (lag: Double, clarity: Double)? {
+        nsdf.compute(samples, energy: energy)
+        let values = nsdf.values
+        let last = lags.upperBound
+        // Key maxima: the highest point of each positive lobe after the first negative zero crossing.
+        // `!(v > 0)` rather than `v <= 0`, so that a NaN cannot stall the walk.
+        var lag = 1
+        while lag <= last && values[lag] > 0 { lag += 1 }
+        var best = -1.0
+        keyLags.removeAll(keepingCapacity: true)
+        while lag <= last {
+            while lag <= last && !(values[lag] > 0) { lag += 1 }
+            var top = -1, topValue = -2.0
+            while lag <= last && values[lag] > 0 {
+                if values[lag] > topValue { topValue = values[lag]; top = lag }
+                lag += 1
+            }
+            // A lobe cut off by the end of the range counts only if it already turned down.
+            if top >= 0 && top < last && top >= lags.lowerBound {
+                keyLags.append(top)
+                best = max(best, topValue)
+            }
+        }
+        guard best >= configuration.clarityMin else { return nil }
+        let threshold = configuration.keyMaximumFraction * best
+        guard let chosen = keyLags.first(where: { values[$0] >= threshold }) else { return nil }
+        // Parabola through the peak and its neighbours.
+        let a = values[chosen - 1], b = values[chosen], c = values[chosen + 1]
+        let denominator = a - 2 * b + c
+        let offset = denominator < 0 ? min(max(0.5 * (a - c) / denominator, -0.5), 0.5) : 0
+        let clarity = b - 0.25 * (a - c) * offset
+        guard clarity >= configuration.clarityMin else { return nil }
+        return (Double(chosen) + offset, clarity)
+    }
+}

@@ -1,0 +1,56 @@
+/// Settings of the pitch detector.
+public struct PitchDetectorConfiguration: Sendable, Equatable {
+    public var sampleRateHz: Double
+    /// Analysis window in samples (a power of two).
+    public var frameSize: Int
+    /// Lowest and highest fundamental searched, in Hz.
+    public var lowHz: Double
+    public var highHz: Double
+    /// McLeod's threshold: the first key maximum of the NSDF reaching this
+    /// fraction of the highest one is the period (lower → more octave-low
+    /// errors, higher → more octave-high errors).
+    public var keyMaximumFraction: Double = 0.9
+    /// No-pitch gate: the NSDF at the period (the "clarity", 0…1) must reach this.
+    public var clarityMin: Double = 0.35
+    /// Highest partial used for the refinement, in Hz.
+    public var refinementTopHz: Double = 5000
+    /// Harmonics used for the refinement at most.
+    public var maxHarmonics: Int = 8
+
+    /// Lowest fundamental the default settings search: below the open low B of a five-string bass (30.9 Hz).
+    public static let defaultLowHz = 30.0
+    /// Highest fundamental the default settings search: above a guitar's top fret (~1.3 kHz) and a soprano's C6 (1047 Hz).
+    public static let defaultHighHz = 2000.0
+
+    public init(sampleRateHz: Double, frameSize: Int, lowHz: Double = defaultLowHz, highHz: Double = defaultHighHz) {
+        self.sampleRateHz = sampleRateHz
+        self.frameSize = frameSize
+        self.lowHz = lowHz
+        self.highHz = highHz
+    }
+
+    /// The period range in samples the frame can hold: at least two periods of `lowHz` must fit.
+    var lagRange: ClosedRange<Int>? {
+        let shortest = max(2, Int((sampleRateHz / highHz).rounded(.down)))
+        let longest = min(frameSize / 2, Int((sampleRateHz / lowHz).rounded(.up)))
+        return shortest < longest ? shortest...longest : nil
+    }
+
+    /// Lowest fundamental this frame size can detect, in Hz.
+    public var lowestDetectableHz: Double { max(lowHz, sampleRateHz / Double(frameSize / 2)) }
+
+    /// Why these settings cannot work, or nil.
+    public var problem: String? {
+        guard sampleRateHz.isFinite, sampleRateHz > 0 else { return "sample rate \(sampleRateHz) Hz is not positive" }
+        guard frameSize >= 256, frameSize & (frameSize - 1) == 0 else {
+            return "pitch window \(frameSize) must be a power of two of at least 256 samples"
+        }
+        guard lowHz.isFinite, highHz.isFinite, lowHz > 0, highHz > lowHz else {
+            return "pitch range \(lowHz)…\(highHz) Hz is empty"
+        }
+        guard lagRange != nil else {
+            return "a window of \(frameSize) samples at \(sampleRateHz) Hz cannot hold two periods of any pitch from \(lowHz) to \(highHz) Hz"
+        }
+        return nil
+    }
+}

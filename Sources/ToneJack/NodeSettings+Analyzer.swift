@@ -1,0 +1,22 @@
+import ToneDSP
+
+extension NodeSettings {
+    /// The pitch detector's settings at `sampleRateHz`: the window is `fftSize`,
+    /// the fundamental range `pitchLowHz…pitchHighHz` (capped below Nyquist).
+    public func pitchConfiguration(sampleRateHz: Double) -> PitchDetectorConfiguration {
+        PitchDetectorConfiguration(sampleRateHz: sampleRateHz, frameSize: fftSize, lowHz: pitchLowHz,
+                                   highHz: min(pitchHighHz, sampleRateHz / 4))
+    }
+
+    /// The analyzer for `mode`, its FFTs planned with `planning`. Worker thread's to use.
+    public func makeAnalyzer(sampleRateHz: Double, planning: FFTPlanning) throws -> any StreamAnalyzer {
+        switch mode {
+        case .tone:
+            let estimator = try ToneEstimator(estimatorConfiguration(sampleRateHz: sampleRateHz), planning: planning)
+            return ToneAnalyzer(estimator: estimator, hopFrames: hopFrames)
+        case .pitch:
+            let detector = try PitchDetector(pitchConfiguration(sampleRateHz: sampleRateHz), planning: planning)
+            return PitchAnalyzer(detector: detector, hopFrames: hopFrames, temperament: EqualTemperament(a4Hz: a4Hz))
+        }
+    }
+}
