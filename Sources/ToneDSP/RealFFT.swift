@@ -3,7 +3,7 @@ import Synchronization
 
 /// FFTW's planner is not thread-safe: every plan creation and destruction in
 /// the process goes through this lock. Executing a plan is thread-safe.
-private let fftwPlannerLock = Mutex<Void>(())
+let fftwPlannerLock = Mutex<Void>(())
 
 /// How hard FFTW searches for a fast plan.
 public enum FFTPlanning: Sendable {
