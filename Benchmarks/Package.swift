@@ -16,5 +16,8 @@ let package = Package(
         .executableTarget(
             name: "tonenode-bench",
             dependencies: [.product(name: "ToneDSP", package: "ToneNode")]),
+        .executableTarget(
+            name: "modem-bench",
+            dependencies: [.product(name: "ToneDSP", package: "ToneNode")]),
     ]
 )

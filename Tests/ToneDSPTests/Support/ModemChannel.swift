@@ -109,7 +109,7 @@ enum ModemChannel {
     }
 
     /// Pushes `signal` through a receiver in chunks of `chunkFrames`, then finishes.
-    static func receive(_ signal: [Float], sampleRateHz: Double, profiles: [ModemProfile],
+    static func receive(_ signal: [Float], sampleRateHz: Double, profiles: [ModemProfile]?,
                         chunkFrames: Int = 1024) throws -> [ModemEvent] {
         let receiver = try ModemReceiver(sampleRateHz: sampleRateHz, profiles: profiles)
         var events: [ModemEvent] = []
