@@ -51,11 +51,11 @@ struct GGWave {
         for (index, signal) in signals.enumerated() {
             let path = folder + "/rx-\(index).f32"
             let data = signal.withUnsafeBufferPointer { Data(buffer: $0) }
-            FileManager.default.createFile(atPath: path, contents: data)
+            _ = FileManager.default.createFile(atPath: path, contents: data)
             manifest += "\(path) \(hex)\n"
         }
         let manifestPath = folder + "/manifest.txt"
-        FileManager.default.createFile(atPath: manifestPath, contents: Data(manifest.utf8))
+        _ = FileManager.default.createFile(atPath: manifestPath, contents: Data(manifest.utf8))
         let pipe = Pipe()
         guard Self.shell([python, helper, "decode", manifestPath], output: pipe) == 0 else { return 0 }
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -1,6 +1,7 @@
 // modem-bench: ToneNode's modem against ggwave on the same seeded channels, one table in one run.
 //
 //   swift run -c release --package-path Benchmarks modem-bench [--trials N] [--false-minutes M] [--no-ggwave]
+//       [--profiles ultrasonic,audible] [--no-extras]   (extras: other rates and the false-message runs)
 import Foundation
 import ToneDSP
 
@@ -11,12 +12,17 @@ func progress(_ message: String) {
 var trials = 100
 var falseMinutes = 5.0
 var useGGWave = true
+var extras = true
+var chosenProfiles = ModemProfile.allCases
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--trials": trials = Int(arguments.next() ?? "") ?? trials
     case "--false-minutes": falseMinutes = Double(arguments.next() ?? "") ?? falseMinutes
     case "--no-ggwave": useGGWave = false
+    case "--no-extras": extras = false
+    case "--profiles":
+        chosenProfiles = (arguments.next() ?? "").split(separator: ",").compactMap { ModemProfile(rawValue: String($0)) }
     default:
         FileHandle.standardError.write(Data("modem-bench: error: unknown option \(argument)\n".utf8))
         exit(64)
@@ -40,7 +46,7 @@ func clockSNR(_ profile: ModemProfile) -> Double {
 }
 
 do {
-    for profile in ModemProfile.allCases {
+    for profile in chosenProfiles {
         let modulator = try ModemModulator(profile: profile, sampleRateHz: rate)
         let airtime = modulator.airtimeSeconds(messageBytes: 32)
         var row = ["tonenode \(profile.rawValue)", String(format: "%.3f s", airtime), String(format: "%.1f", 32 / airtime)]
@@ -102,7 +108,7 @@ if useGGWave {
 // MARK: - Other sample rates
 
 var rateRows: [String] = []
-do {
+if extras { do {
     for sampleRate in [44_100.0, 96_000.0] {
         progress("ultrasonic at \(sampleRate) Hz")
         let successes = try modemTrials(profile: .ultrasonic, sampleRateHz: sampleRate, condition: .noise(snrDB: -11),
@@ -113,12 +119,12 @@ do {
 } catch {
     FileHandle.standardError.write(Data("modem-bench: error: \(error)\n".utf8))
     exit(1)
-}
+} }
 
 // MARK: - False messages
 
 var falseRows: [String] = []
-do {
+if extras { do {
     let blockSeconds = 10.0
     let blocks = max(1, Int(falseMinutes * 60 / blockSeconds))
     for kind in ["white noise", "pink noise", "music-like", "silence"] {
@@ -155,7 +161,7 @@ do {
 } catch {
     FileHandle.standardError.write(Data("modem-bench: error: \(error)\n".utf8))
     exit(1)
-}
+} }
 
 // MARK: - Report
 

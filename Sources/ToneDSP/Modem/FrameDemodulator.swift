@@ -12,10 +12,10 @@ final class FrameDemodulator {
     let sampleRateHz: Double
     private let code: ConvolutionalCode
     private let interleaver: BitInterleaver
-    private let symbolCount: Int
+    let symbolCount: Int
     /// Complex bins, [symbol][subcarrier], interleaved re/im.
-    private let bins: UnsafeMutablePointer<Double>
-    private let slotSoft: UnsafeMutablePointer<Float>
+    let bins: UnsafeMutablePointer<Double>
+    let slotSoft: UnsafeMutablePointer<Float>
     private let codedSoft: UnsafeMutablePointer<Float>
     private let accumulators: UnsafeMutablePointer<Double>
     private let rotations: UnsafeMutablePointer<Double>
@@ -117,10 +117,21 @@ final class FrameDemodulator {
             }
         }
         let normalise = magnitudeSum > 0 ? Float(Double((symbolCount - 1) * k) / magnitudeSum) : 0
-        for (index, slot) in interleaver.slotOfBit.enumerated() { codedSoft[index] = slotSoft[slot] * normalise }
-        let bits = code.decode(UnsafeBufferPointer(start: codedSoft, count: p.codedBits))
-        guard let frame = ModemFrame(bytes: ModemFrame.bytes(of: bits)) else { return nil }
-        return Result(frame: frame, snrDB: snrDB(of: frame))
+        if let frame = decodeSlots(scale: normalise) { return Result(frame: frame, snrDB: snrDB(of: frame)) }
+        // Second try: coherent detection against a channel estimate from all symbols (no decisions needed).
+        coherentSoftBits()
+        if let frame = decodeSlots(scale: 1) { return Result(frame: frame, snrDB: snrDB(of: frame)) }
+        return nil
+    }
+
+    /// De-interleaves `slotSoft`, runs the Viterbi decoder and checks the frame.
+    private func decodeSlots(scale: Float) -> ModemFrame? {
+        for (index, slot) in interleaver.slotOfBit.enumerated() {
+            let value = slotSoft[slot] * scale
+            codedSoft[index] = value.isFinite ? value : 0
+        }
+        let bits = code.decode(UnsafeBufferPointer(start: codedSoft, count: parameters.codedBits))
+        return ModemFrame(bytes: ModemFrame.bytes(of: bits))
     }
 
     /// In-band SNR on the data subcarriers, from the decoded frame's known symbols:
