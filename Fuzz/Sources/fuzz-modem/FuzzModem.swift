@@ -24,7 +24,8 @@ public func fuzzModem(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let raw = UInt16(data[2 + 2 * index]) | UInt16(data[3 + 2 * index]) << 8
         samples[index] = Float(Int16(bitPattern: raw)) / 32768
     }
-    guard let receiver = try? ModemReceiver(sampleRateHz: rate) else { return 0 }
+    let profile = ModemProfile.allCases[Int(data[0] >> 5) % ModemProfile.allCases.count]
+    guard let receiver = try? ModemReceiver(sampleRateHz: rate, profiles: [profile]) else { return 0 }
     let gapAt = data[1] == 0 ? -1 : sampleCount * Int(data[1]) / 256
     var events: [ModemEvent] = []
     var offset = 0
@@ -54,12 +55,13 @@ private func writeSeeds(to folder: String) {
     for (index, seed) in seeds.enumerated() {
         guard let modulator = try? ModemModulator(profile: seed.0, sampleRateHz: rates[seed.1]),
               let samples = try? modulator.render(message: Array(seed.2.utf8), messageID: UInt16(index)) else { continue }
-        var bytes: [UInt8] = [UInt8(seed.1) | UInt8(index % 8) << 2, 0]
+        let profileIndex = ModemProfile.allCases.firstIndex(of: seed.0) ?? 0
+        var bytes: [UInt8] = [UInt8(seed.1) | UInt8(index % 8) << 2 | UInt8(profileIndex) << 5, 0]
         for sample in samples {
             let value = UInt16(bitPattern: Int16(max(-32768, min(32767, (sample * 32768).rounded()))))
             bytes += [UInt8(value & 0xFF), UInt8(value >> 8)]
         }
-        FileManager.default.createFile(atPath: folder + "/modem-\(index).raw", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: folder + "/modem-\(index).raw", contents: Data(bytes))
     }
 }
 

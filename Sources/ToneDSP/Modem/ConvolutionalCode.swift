@@ -1,24 +1,43 @@
-/// The K = 7 convolutional code (generators 171, 133 octal — the NASA/802.11
-/// code) at rate 1/2, optionally punctured to rate 2/3, with a soft-decision
-/// Viterbi decoder. The encoder appends K − 1 zero tail bits, so every block
-/// starts and ends in state 0.
+/// The K = 7 convolutional code with generators 171, 133 (the NASA/802.11
+/// rate-1/2 code) and 165 (octal), a rate-1/3 mother code: rate 1/2 sends the
+/// first two outputs, rate 2/3 punctures the second output of every other
+/// step, and a frame with room to spare sends third outputs spread evenly into
+/// it (a rate between 1/3 and 1/2). Soft-decision Viterbi decoder. The encoder
+/// appends K − 1 zero tail bits, so every block starts and ends in state 0.
 ///
 /// Worker only: the decoder reuses buffers allocated in `init`.
 public final class ConvolutionalCode {
     public static let constraintLength = 7
     static let tailBits = constraintLength - 1
     private static let stateCount = 64
-    /// Parity outputs for each 7-bit register value: bit 1 = generator 171, bit 0 = 133.
+    /// Parity outputs for each 7-bit register value: bit 2 = generator 171, bit 1 = 133, bit 0 = 165.
     private static let outputs: [UInt8] = (0..<128).map { register in
         let first = (register & 0o171).nonzeroBitCount & 1
         let second = (register & 0o133).nonzeroBitCount & 1
-        return UInt8(first << 1 | second)
+        let third = (register & 0o165).nonzeroBitCount & 1
+        return UInt8(first << 2 | second << 1 | third)
+    }
+
+    /// Which of the 3 outputs per step are sent.
+    /// - Parameters:
+    ///   - punctured: rate 2/3 (no third outputs).
+    ///   - slotCount: room in the frame; unpunctured codes fill it with third outputs.
+    static func pattern(informationBits: Int, punctured: Bool, slotCount: Int) -> [Bool] {
+        let steps = informationBits + tailBits
+        let extra = punctured ? 0 : max(0, min(steps, slotCount - 2 * steps))
+        var sent = [Bool](repeating: false, count: 3 * steps)
+        for step in 0..<steps {
+            sent[3 * step] = true
+            sent[3 * step + 1] = !punctured || step % 2 == 0
+            sent[3 * step + 2] = (step + 1) * extra / steps > step * extra / steps
+        }
+        return sent
     }
 
     /// Information bits per block (without the tail).
     public let informationBits: Int
-    /// `true`: rate 2/3 (the second output of every other step is not sent).
-    public let punctured: Bool
+    /// `sent[3 * step + output]`: whether that output is transmitted.
+    let sent: [Bool]
     /// Coded bits per block, tail included.
     public let codedBits: Int
 
@@ -27,16 +46,22 @@ public final class ConvolutionalCode {
     private let decisions: UnsafeMutablePointer<UInt64>
     private let motherSoft: UnsafeMutablePointer<Float>
 
-    public init(informationBits: Int, punctured: Bool) {
-        precondition(informationBits > 0)
-        self.informationBits = informationBits
-        self.punctured = punctured
-        let steps = informationBits + Self.tailBits
-        codedBits = punctured ? steps + (steps + 1) / 2 : 2 * steps
+    /// - Parameters:
+    ///   - slotCount: room for coded bits; nil: exactly rate 1/2 (or 2/3 when punctured).
+    public convenience init(informationBits: Int, punctured: Bool, slotCount: Int? = nil) {
+        self.init(pattern: Self.pattern(informationBits: informationBits, punctured: punctured, slotCount: slotCount ?? 0))
+    }
+
+    init(pattern: [Bool]) {
+        precondition(pattern.count % 3 == 0 && pattern.count > 3 * Self.tailBits)
+        let steps = pattern.count / 3
+        informationBits = steps - Self.tailBits
+        sent = pattern
+        codedBits = pattern.filter { $0 }.count
         metrics = .allocate(capacity: Self.stateCount)
         nextMetrics = .allocate(capacity: Self.stateCount)
         decisions = .allocate(capacity: steps)
-        motherSoft = .allocate(capacity: 2 * steps)
+        motherSoft = .allocate(capacity: 3 * steps)
     }
 
     deinit {
@@ -46,10 +71,6 @@ public final class ConvolutionalCode {
         motherSoft.deallocate()
     }
 
-    /// Whether mother-code output `index` (2 per step) is transmitted.
-    @inline(__always) private func isSent(_ index: Int) -> Bool {
-        !punctured || index % 4 != 3
-    }
 
     /// Encodes `bits` (0 or 1, `informationBits` of them) into `codedBits` bits.
     public func encode(_ bits: [UInt8]) -> [UInt8] {
@@ -61,9 +82,8 @@ public final class ConvolutionalCode {
         for step in 0..<steps {
             let bit = step < informationBits ? Int(bits[step] & 1) : 0
             register = ((register << 1) | bit) & 0x7F
-            let pair = Self.outputs[register]
-            if isSent(2 * step) { out.append(pair >> 1) }
-            if isSent(2 * step + 1) { out.append(pair & 1) }
+            let triple = Self.outputs[register]
+            for output in 0..<3 where sent[3 * step + output] { out.append((triple >> UInt8(2 - output)) & 1) }
         }
         return out
     }
@@ -76,8 +96,8 @@ public final class ConvolutionalCode {
         precondition(soft.count == codedBits)
         let steps = informationBits + Self.tailBits
         var next = 0
-        for index in 0..<(2 * steps) {
-            if isSent(index) {
+        for index in 0..<(3 * steps) {
+            if sent[index] {
                 motherSoft[index] = soft[next]
                 next += 1
             } else {
@@ -91,8 +111,9 @@ public final class ConvolutionalCode {
         var following = nextMetrics
         Self.outputs.withUnsafeBufferPointer { outputs in
             for step in 0..<steps {
-                let first = motherSoft[2 * step]
-                let second = motherSoft[2 * step + 1]
+                let first = motherSoft[3 * step]
+                let second = motherSoft[3 * step + 1]
+                let third = motherSoft[3 * step + 2]
                 var chosen: UInt64 = 0
                 for state in 0..<Self.stateCount {
                     // state = last six input bits, newest in bit 0; the register adds the oldest.
@@ -102,8 +123,9 @@ public final class ConvolutionalCode {
                     for oldest in 0..<2 {
                         let previous = previousLow | (oldest << 5)
                         let register = (previous << 1) | bit
-                        let pair = outputs[register]
-                        let branch = (pair & 2 == 0 ? first : -first) + (pair & 1 == 0 ? second : -second)
+                        let triple = outputs[register]
+                        let branch = (triple & 4 == 0 ? first : -first) + (triple & 2 == 0 ? second : -second)
+                            + (triple & 1 == 0 ? third : -third)
                         let candidate = current[previous] + branch
                         if oldest == 0 || candidate > best {
                             best = candidate

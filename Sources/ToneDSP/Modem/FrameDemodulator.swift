@@ -28,7 +28,7 @@ final class FrameDemodulator {
     init(parameters: ModemParameters, sampleRateHz: Double) {
         self.parameters = parameters
         self.sampleRateHz = sampleRateHz
-        code = ConvolutionalCode(informationBits: ModemParameters.informationBits, punctured: parameters.punctured)
+        code = ConvolutionalCode(pattern: parameters.codePattern)
         interleaver = BitInterleaver(bitCount: parameters.codedBits,
                                      slotCount: parameters.dataSymbolCount * parameters.bitsPerSymbol)
         symbolCount = parameters.dataSymbolCount + 1

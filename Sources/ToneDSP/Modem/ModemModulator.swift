@@ -33,7 +33,7 @@ public struct ModemModulator: Sendable {
         self.sampleRateHz = sampleRateHz
         self.peakLevel = peakLevel
         self.paddingSeconds = paddingSeconds
-        code = ConvolutionalCodeShape(punctured: parameters.punctured)
+        code = ConvolutionalCodeShape(pattern: parameters.codePattern)
         interleaver = BitInterleaver(bitCount: parameters.codedBits,
                                      slotCount: parameters.dataSymbolCount * parameters.bitsPerSymbol)
     }
@@ -96,8 +96,9 @@ public struct ModemModulator: Sendable {
         var signal = [Double](repeating: 0, count: bodyFrames + 2 * padFrames)
         let phases = Self.symbolPhases(parameters: p, slots: slotBits(of: frame))
 
-        // Every subcarrier has amplitude 1; the chirps carry the same mean power.
-        let chirpAmplitude = Double(p.subcarrierCount).squareRoot()
+        // Every subcarrier has amplitude 1; the chirps carry half the symbols' mean power.
+        // Half of that power would do for detection; the rest goes to the data.
+        let chirpAmplitude = (Double(p.subcarrierCount) / 2).squareRoot()
         for (index, up) in [true, false].enumerated() {
             let start = Double(index) * p.chirpSeconds
             let first = Int((start * fs).rounded(.up)), last = Int(((start + p.chirpSeconds) * fs).rounded(.down))
@@ -179,9 +180,9 @@ public struct ModemModulator: Sendable {
 /// The encoder half of `ConvolutionalCode` without its decoder buffers, so the
 /// modulator stays a value type.
 struct ConvolutionalCodeShape: Sendable {
-    let punctured: Bool
+    let pattern: [Bool]
 
     func encode(_ bits: [UInt8]) -> [UInt8] {
-        ConvolutionalCode(informationBits: bits.count, punctured: punctured).encode(bits)
+        ConvolutionalCode(pattern: pattern).encode(bits)
     }
 }

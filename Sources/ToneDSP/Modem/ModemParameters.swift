@@ -31,6 +31,8 @@ public struct ModemParameters: Sendable {
     public let bitsPerSubcarrier: Int
     /// Rate-2/3 punctured code instead of rate 1/2.
     public let punctured: Bool
+    /// Data symbols beyond what rate 1/2 needs; they carry more parity (a lower code rate).
+    public var extraDataSymbols: Int = 0
 
     /// Message bytes carried per frame.
     public static let payloadBytesPerFrame = 32
@@ -44,15 +46,22 @@ public struct ModemParameters: Sendable {
     /// Chirp sweep rate in Hz per second (magnitude).
     public var chirpRateHzPerSecond: Double { (chirpHighHz - chirpLowHz) / chirpSeconds }
 
-    /// Coded bits per frame after puncturing (tail included).
-    public var codedBits: Int {
-        let steps = Self.informationBits + ConvolutionalCode.tailBits
-        return punctured ? steps + (steps + 1) / 2 : 2 * steps
+    /// Which outputs of the rate-1/3 mother code are sent.
+    var codePattern: [Bool] {
+        ConvolutionalCode.pattern(informationBits: Self.informationBits, punctured: punctured,
+                                  slotCount: dataSymbolCount * bitsPerSymbol)
     }
+
+    /// Coded bits per frame after puncturing (tail included).
+    public var codedBits: Int { codePattern.filter { $0 }.count }
 
     public var bitsPerSymbol: Int { subcarrierCount * bitsPerSubcarrier }
     /// Data symbols per frame (the reference symbol not counted).
-    public var dataSymbolCount: Int { (codedBits + bitsPerSymbol - 1) / bitsPerSymbol }
+    public var dataSymbolCount: Int {
+        let steps = Self.informationBits + ConvolutionalCode.tailBits
+        let baseBits = punctured ? steps + (steps + 1) / 2 : 2 * steps
+        return (baseBits + bitsPerSymbol - 1) / bitsPerSymbol + extraDataSymbols
+    }
 
     /// Sender time at which symbol `index` (0 = reference) starts, guard included.
     public func symbolStartSeconds(_ index: Int) -> Double {

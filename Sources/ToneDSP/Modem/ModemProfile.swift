@@ -16,7 +16,7 @@ public enum ModemProfile: String, CaseIterable, Sendable {
             ModemParameters(profile: self, lowHz: 18_000, highHz: 20_000, chirpLowHz: 18_100, chirpHighHz: 19_900,
                             chirpSeconds: 0.05, gapSeconds: 0.01, firstSubcarrierHz: 18_125, subcarrierCount: 71,
                             symbolSeconds: 0.04, guardSeconds: 0.01, taperSeconds: 0.005,
-                            bitsPerSubcarrier: 1, punctured: false)
+                            bitsPerSubcarrier: 1, punctured: false, extraDataSymbols: 2)
         case .ultrasonicFast:
             ModemParameters(profile: self, lowHz: 18_000, highHz: 20_000, chirpLowHz: 18_100, chirpHighHz: 19_900,
                             chirpSeconds: 0.025, gapSeconds: 0.005, firstSubcarrierHz: 18_150, subcarrierCount: 35,
@@ -26,7 +26,7 @@ public enum ModemProfile: String, CaseIterable, Sendable {
             ModemParameters(profile: self, lowHz: 1_000, highHz: 5_000, chirpLowHz: 1_100, chirpHighHz: 4_900,
                             chirpSeconds: 0.05, gapSeconds: 0.01, firstSubcarrierHz: 1_125, subcarrierCount: 151,
                             symbolSeconds: 0.04, guardSeconds: 0.02, taperSeconds: 0.01,
-                            bitsPerSubcarrier: 1, punctured: false)
+                            bitsPerSubcarrier: 1, punctured: false, extraDataSymbols: 1)
         case .audibleFast:
             ModemParameters(profile: self, lowHz: 1_000, highHz: 5_000, chirpLowHz: 1_100, chirpHighHz: 4_900,
                             chirpSeconds: 0.025, gapSeconds: 0.005, firstSubcarrierHz: 1_150, subcarrierCount: 75,
