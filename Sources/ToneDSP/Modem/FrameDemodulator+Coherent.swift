@@ -10,43 +10,59 @@ extension FrameDemodulator {
     /// The per-symbol likelihoods are then combined into the likelihood of each
     /// phase increment. At low SNR this gains over plain differential detection,
     /// whose reference (the previous symbol) is as noisy as the symbol itself.
-    func coherentSoftBits() {
+    /// - Parameter decisions: phases of every symbol and subcarrier from an earlier
+    ///   decoding (re-encoded); with them the channel is estimated from the
+    ///   decided symbols instead of the P-th power (a third pass).
+    func coherentSoftBits(decisions: [[Double]]? = nil) {
         let p = parameters
         let k = p.subcarrierCount
         let count = symbolCount
         let power = p.bitsPerSubcarrier == 1 ? 2 : 4
-        // z[j][k]: bins with the known reference phase (and the π/4 per symbol of DQPSK) removed.
+        // z[j][k]: bins with the known reference phase (and the π/4 per symbol of DQPSK) removed,
+        // so the constellation is ±H (BPSK) or H·{1, j, −1, −j} (QPSK).
         var z = [Complex](repeating: Complex(0, 0), count: count * k)
+        var d = [Complex](repeating: Complex(1, 0), count: count * k)
         for symbol in 0..<count {
             for subcarrier in 0..<k {
                 let angle = p.referencePhase(subcarrier) + (power == 4 ? Double(symbol) * Double.pi / 4 : 0)
                 let bin = Complex(bins[2 * (symbol * k + subcarrier)], bins[2 * (symbol * k + subcarrier) + 1])
                 z[symbol * k + subcarrier] = bin * Complex(cos(angle), -sin(angle))
+                if let decisions {
+                    let decided = decisions[symbol][subcarrier] - angle
+                    d[symbol * k + subcarrier] = Complex(cos(decided), -sin(decided))  // conjugate of the decided symbol
+                }
             }
         }
-        // Common phase drift per symbol.
+        // What is left of a symbol once its data is removed: z^P, or z·conj(decided).
+        func stripped(_ index: Int) -> Complex {
+            decisions == nil ? z[index].power(power) : z[index] * d[index]
+        }
+        let order = decisions == nil ? Double(power) : 1
+        // Common phase drift per symbol (residual clock offset; the band is narrow
+        // enough relative to its centre that one step fits every subcarrier).
         var drift = Complex(0, 0)
         for symbol in 1..<count {
             for subcarrier in 0..<k {
-                drift = drift + z[symbol * k + subcarrier].power(power) * z[(symbol - 1) * k + subcarrier].power(power).conjugate
+                drift = drift + stripped(symbol * k + subcarrier) * stripped((symbol - 1) * k + subcarrier).conjugate
             }
         }
-        let step = atan2(drift.im, drift.re) / Double(power)
+        let step = atan2(drift.im, drift.re) / order
         for symbol in 0..<count {
             let rotation = Complex(cos(-step * Double(symbol)), sin(-step * Double(symbol)))
             for subcarrier in 0..<k { z[symbol * k + subcarrier] = z[symbol * k + subcarrier] * rotation }
         }
-        // Per subcarrier: rotate so the constellation sits on the axes (BPSK: ±1; QPSK: (±1 ± j)/√2).
+        // Per subcarrier: rotate the channel phase away (BPSK: ±a; QPSK: a·{1, j, −1, −j}),
+        // then QPSK by π/4 more so each axis carries one bit.
         var w = z
         for subcarrier in 0..<k {
             var sum = Complex(0, 0)
-            for symbol in 0..<count { sum = sum + z[symbol * k + subcarrier].power(power) }
-            var angle = atan2(sum.im, sum.re) / Double(power)
+            for symbol in 0..<count { sum = sum + stripped(symbol * k + subcarrier) }
+            var angle = atan2(sum.im, sum.re) / order
             if power == 4 { angle -= Double.pi / 4 }
             let rotation = Complex(cos(-angle), sin(-angle))
             for symbol in 0..<count { w[symbol * k + subcarrier] = z[symbol * k + subcarrier] * rotation }
         }
-        // Amplitude per subcarrier and noise per component.
+        // Amplitude per subcarrier and axis; noise per component.
         var amplitude = [Double](repeating: 0, count: k)
         var noise = 0.0
         for subcarrier in 0..<k {
@@ -70,14 +86,15 @@ extension FrameDemodulator {
         // Likelihoods of each symbol, then of each increment.
         for symbol in 1..<count {
             for subcarrier in 0..<k {
-                let a = amplitude[subcarrier]
+                let c = amplitude[subcarrier]
                 let current = w[symbol * k + subcarrier], previous = w[(symbol - 1) * k + subcarrier]
                 let slot = ((symbol - 1) * k + subcarrier) * p.bitsPerSubcarrier
                 if power == 2 {
-                    let lc = 2 * a * current.re / noise, lp = 2 * a * previous.re / noise
-                    slotSoft[slot] = Float(Self.boxPlus(lc, lp))
+                    slotSoft[slot] = Float(Self.boxPlus(2 * c * current.re / noise, 2 * c * previous.re / noise))
                 } else {
-                    let (b0, b1) = Self.quadratureIncrement(current: current, previous: previous, amplitude: a, noise: noise)
+                    let (b0, b1) = Self.quadratureIncrement(
+                        previous: (2 * c * previous.re / noise, 2 * c * previous.im / noise),
+                        current: (2 * c * current.re / noise, 2 * c * current.im / noise))
                     slotSoft[slot] = Float(b0)
                     slotSoft[slot + 1] = Float(b1)
                 }
@@ -93,21 +110,16 @@ extension FrameDemodulator {
         return sign * (min(x, y) + log1p(exp(-(x + y))) - log1p(exp(-abs(x - y))))
     }
 
-    /// LLRs of the two bits of a DQPSK increment from two coherent QPSK symbols.
-    static func quadratureIncrement(current: Complex, previous: Complex, amplitude: Double, noise: Double) -> (Double, Double) {
-        // Quarter turn m ↔ axis signs of v·e^{jπ/4}: 0 (+,+), 1 (−,+), 2 (−,−), 3 (+,−).
-        func logProbabilities(_ v: Complex) -> [Double] {
-            let turned = v * Complex(cos(Double.pi / 4), sin(Double.pi / 4))
-            let scale = amplitude / (2.0.squareRoot() * noise)
-            let lx = 2 * scale * turned.re, ly = 2 * scale * turned.im
-            return [(lx + ly) / 2, (-lx + ly) / 2, (-lx - ly) / 2, (lx - ly) / 2]
+    /// LLRs of the two bits of a DQPSK increment from the axis LLRs (x, y) of two QPSK symbols.
+    static func quadratureIncrement(previous: (Double, Double), current: (Double, Double)) -> (Double, Double) {
+        // Quarter turn m ↔ axis signs: 0 (+,+), 1 (−,+), 2 (−,−), 3 (+,−).
+        func logProbabilities(_ l: (Double, Double)) -> [Double] {
+            [(l.0 + l.1) / 2, (-l.0 + l.1) / 2, (-l.0 - l.1) / 2, (l.0 - l.1) / 2]
         }
         let a = logProbabilities(previous), b = logProbabilities(current)
         var increment = [Double](repeating: -Double.infinity, count: 4)
         for d in 0..<4 {
-            var terms: [Double] = []
-            for m in 0..<4 { terms.append(a[m] + b[(m + d) % 4]) }
-            increment[d] = logSumExp(terms)
+            increment[d] = logSumExp((0..<4).map { a[$0] + b[($0 + d) % 4] })
         }
         // d = 0 → bits (0,0), 1 → (1,0), 2 → (1,1), 3 → (0,1).
         let b0 = logSumExp([increment[0], increment[3]]) - logSumExp([increment[1], increment[2]])

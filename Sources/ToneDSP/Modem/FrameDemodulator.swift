@@ -19,6 +19,8 @@ final class FrameDemodulator {
     private let codedSoft: UnsafeMutablePointer<Float>
     private let accumulators: UnsafeMutablePointer<Double>
     private let rotations: UnsafeMutablePointer<Double>
+    /// The Viterbi decoder's latest output.
+    private var lastBits: [UInt8] = []
 
     struct Result {
         let frame: ModemFrame
@@ -121,6 +123,12 @@ final class FrameDemodulator {
         // Second try: coherent detection against a channel estimate from all symbols (no decisions needed).
         coherentSoftBits()
         if let frame = decodeSlots(scale: 1) { return Result(frame: frame, snrDB: snrDB(of: frame)) }
+        // Further tries: the channel from the previous try's (failed, but mostly right) decisions.
+        for _ in 0..<2 {
+            let slots = slotBits(ofInformationBits: lastBits)
+            coherentSoftBits(decisions: ModemModulator.symbolPhases(parameters: p, slots: slots))
+            if let frame = decodeSlots(scale: 1) { return Result(frame: frame, snrDB: snrDB(of: frame)) }
+        }
         return nil
     }
 
@@ -130,8 +138,15 @@ final class FrameDemodulator {
             let value = slotSoft[slot] * scale
             codedSoft[index] = value.isFinite ? value : 0
         }
-        let bits = code.decode(UnsafeBufferPointer(start: codedSoft, count: parameters.codedBits))
-        return ModemFrame(bytes: ModemFrame.bytes(of: bits))
+        lastBits = code.decode(UnsafeBufferPointer(start: codedSoft, count: parameters.codedBits))
+        return ModemFrame(bytes: ModemFrame.bytes(of: lastBits))
+    }
+
+    /// The slot bits a sender would transmit for these information bits.
+    private func slotBits(ofInformationBits bits: [UInt8]) -> [UInt8] {
+        var slots = [UInt8](repeating: 0, count: interleaver.slotCount)
+        for (index, bit) in code.encode(bits).enumerated() { slots[interleaver.slotOfBit[index]] = bit }
+        return slots
     }
 
     /// In-band SNR on the data subcarriers, from the decoded frame's known symbols:
