@@ -1,5 +1,5 @@
-/// The K = 7 convolutional code with generators 171, 133 (the NASA/802.11
-/// rate-1/2 code) and 165 (octal), a rate-1/3 mother code: rate 1/2 sends the
+/// The K = 9 convolutional code with generators 561, 753 (the IS-95 rate-1/2
+/// code, free distance 12) and 711 (octal), a rate-1/3 mother code: rate 1/2 sends the
 /// first two outputs, rate 2/3 punctures the second output of every other
 /// step, and a frame with room to spare sends third outputs spread evenly into
 /// it (a rate between 1/3 and 1/2). Soft-decision Viterbi decoder. The encoder
@@ -7,14 +7,15 @@
 ///
 /// Worker only: the decoder reuses buffers allocated in `init`.
 public final class ConvolutionalCode {
-    public static let constraintLength = 7
+    public static let constraintLength = 9
     static let tailBits = constraintLength - 1
-    private static let stateCount = 64
-    /// Parity outputs for each 7-bit register value: bit 2 = generator 171, bit 1 = 133, bit 0 = 165.
-    private static let outputs: [UInt8] = (0..<128).map { register in
-        let first = (register & 0o171).nonzeroBitCount & 1
-        let second = (register & 0o133).nonzeroBitCount & 1
-        let third = (register & 0o165).nonzeroBitCount & 1
+    private static let stateCount = 1 << (constraintLength - 1)
+    private static let wordsPerStep = stateCount / 64
+    /// Parity outputs for each 9-bit register value: bit 2 = generator 561, bit 1 = 753, bit 0 = 711.
+    private static let outputs: [UInt8] = (0..<(1 << constraintLength)).map { register in
+        let first = (register & 0o561).nonzeroBitCount & 1
+        let second = (register & 0o753).nonzeroBitCount & 1
+        let third = (register & 0o711).nonzeroBitCount & 1
         return UInt8(first << 2 | second << 1 | third)
     }
 
@@ -60,7 +61,7 @@ public final class ConvolutionalCode {
         codedBits = pattern.filter { $0 }.count
         metrics = .allocate(capacity: Self.stateCount)
         nextMetrics = .allocate(capacity: Self.stateCount)
-        decisions = .allocate(capacity: steps)
+        decisions = .allocate(capacity: steps * Self.wordsPerStep)
         motherSoft = .allocate(capacity: 3 * steps)
     }
 
@@ -81,7 +82,7 @@ public final class ConvolutionalCode {
         let steps = informationBits + Self.tailBits
         for step in 0..<steps {
             let bit = step < informationBits ? Int(bits[step] & 1) : 0
-            register = ((register << 1) | bit) & 0x7F
+            register = ((register << 1) | bit) & ((1 << Self.constraintLength) - 1)
             let triple = Self.outputs[register]
             for output in 0..<3 where sent[3 * step + output] { out.append((triple >> UInt8(2 - output)) & 1) }
         }
@@ -114,14 +115,15 @@ public final class ConvolutionalCode {
                 let first = motherSoft[3 * step]
                 let second = motherSoft[3 * step + 1]
                 let third = motherSoft[3 * step + 2]
-                var chosen: UInt64 = 0
+                let chosen = decisions + step * Self.wordsPerStep
+                for word in 0..<Self.wordsPerStep { chosen[word] = 0 }
                 for state in 0..<Self.stateCount {
-                    // state = last six input bits, newest in bit 0; the register adds the oldest.
+                    // state = last K − 1 input bits, newest in bit 0; the register adds the oldest.
                     let bit = state & 1
                     let previousLow = state >> 1
                     var best: Float = 0
                     for oldest in 0..<2 {
-                        let previous = previousLow | (oldest << 5)
+                        let previous = previousLow | (oldest << (Self.constraintLength - 2))
                         let register = (previous << 1) | bit
                         let triple = outputs[register]
                         let branch = (triple & 4 == 0 ? first : -first) + (triple & 2 == 0 ? second : -second)
@@ -129,12 +131,11 @@ public final class ConvolutionalCode {
                         let candidate = current[previous] + branch
                         if oldest == 0 || candidate > best {
                             best = candidate
-                            if oldest == 1 { chosen |= 1 << UInt64(state) }
+                            if oldest == 1 { chosen[state >> 6] |= 1 << UInt64(state & 63) }
                         }
                     }
                     following[state] = best
                 }
-                decisions[step] = chosen
                 swap(&current, &following)
             }
         }
@@ -142,8 +143,8 @@ public final class ConvolutionalCode {
         var state = 0  // the tail drives the encoder back to state 0
         for step in stride(from: steps - 1, through: 0, by: -1) {
             bits[step] = UInt8(state & 1)
-            let oldest = Int((decisions[step] >> UInt64(state)) & 1)
-            state = (state >> 1) | (oldest << 5)
+            let oldest = Int((decisions[step * Self.wordsPerStep + (state >> 6)] >> UInt64(state & 63)) & 1)
+            state = (state >> 1) | (oldest << (Self.constraintLength - 2))
         }
         return Array(bits[0..<informationBits])
     }

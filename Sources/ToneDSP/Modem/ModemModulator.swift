@@ -97,7 +97,7 @@ public struct ModemModulator: Sendable {
         let phases = Self.symbolPhases(parameters: p, slots: slotBits(of: frame))
 
         // Every subcarrier has amplitude 1; the chirps carry half the symbols' mean power.
-        // Half of that power would do for detection; the rest goes to the data.
+        // Half of that power does for detection; the rest goes to the data.
         let chirpAmplitude = (Double(p.subcarrierCount) / 2).squareRoot()
         for (index, up) in [true, false].enumerated() {
             let start = Double(index) * p.chirpSeconds
