@@ -114,7 +114,7 @@ public final class ModemReceiver {
     private var oldestNeededPosition: Int {
         var oldest = streamPosition
         for lane in lanes { oldest = min(oldest, lane.detector.oldestNeededPosition) }
-        for candidate in pending { oldest = min(oldest, Int(candidate.startPosition.rounded(.down)) - 4) }
+        for candidate in pending { oldest = min(oldest, Int(candidate.startPosition.rounded(.down)) - 64) }
         return oldest
     }
 
@@ -132,19 +132,26 @@ public final class ModemReceiver {
             if candidate.startPosition < lanes[laneIndex].busyUntil { continue }
             let first = Int(candidate.startPosition.rounded(.down))
             let span = demodulator.spanFrames(clockOffset: candidate.clockOffset)
-            if first + span > history.endPosition {
+            // Wait for the frame and some slack (other clock-offset readings reach a little further).
+            if first + span + 64 > history.endPosition {
                 remaining.append(candidate)
                 continue
             }
-            guard first >= history.startPosition,
-                  let pointer = history.pointer(at: first, length: span) else { continue }
-            let time = candidate.startPosition / sampleRateHz
-            if let result = demodulator.decode(pointer, origin: first, count: span,
-                                               startPosition: candidate.startPosition,
-                                               clockOffset: candidate.clockOffset) {
+            guard first >= history.startPosition else { continue }
+            var result: FrameDemodulator.Result?
+            for reading in candidate.alternatives {
+                let start = Int(reading.startPosition.rounded(.down))
+                let length = demodulator.spanFrames(clockOffset: reading.clockOffset)
+                guard let samples = history.pointer(at: start, length: length) else { continue }
+                result = demodulator.decode(samples, origin: start, count: length, startPosition: reading.startPosition,
+                                            clockOffset: reading.clockOffset)
+                if result != nil { break }
+            }
+            if let result {
                 framesDecoded += 1
                 lanes[laneIndex].busyUntil = candidate.startPosition + Double(span) / 2
-                events += reassembler.add(result.frame, timeSeconds: time, profile: candidate.profile, snrDB: result.snrDB)
+                events += reassembler.add(result.frame, timeSeconds: candidate.startPosition / sampleRateHz,
+                                          profile: candidate.profile, snrDB: result.snrDB)
             } else {
                 framesRejected += 1
             }

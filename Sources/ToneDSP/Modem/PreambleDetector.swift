@@ -211,10 +211,14 @@ final class PreambleDetector {
         let upSeconds = refine(upRing, pendingPosition) / sampleRateHz
         let downSeconds = refine(downRing, best) / sampleRateHz
         let sensitivity = 2 * p.chirpCenterHz / p.chirpRateHzPerSecond - p.chirpSeconds
-        let epsilon = ((downSeconds - upSeconds) - p.chirpSeconds) / sensitivity
-        guard abs(epsilon) <= Self.maximumClockOffset else { return nil }
+        // Wide chirps around a low centre (the audible profiles) measure ε coarsely;
+        // an estimate past the limit is noise on a real offset near it, so clamp it.
+        let raw = ((downSeconds - upSeconds) - p.chirpSeconds) / sensitivity
+        let epsilon = max(-Self.maximumClockOffset, min(Self.maximumClockOffset, raw))
         let startSeconds = upSeconds + epsilon * p.chirpCenterHz / p.chirpRateHzPerSecond
         return PreambleCandidate(profile: p.profile, startPosition: startSeconds * sampleRateHz,
-                                 clockOffset: epsilon, strength: pendingValue)
+                                 clockOffset: epsilon, strength: pendingValue,
+                                 clockOffsetStep: 0.25 / (sampleRateHz * sensitivity),
+                                 startFramesPerClockOffset: p.chirpCenterHz / p.chirpRateHzPerSecond * sampleRateHz)
     }
 }
