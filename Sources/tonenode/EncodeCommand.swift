@@ -11,8 +11,8 @@ struct EncodeCommand: ParsableCommand {
             The message is TEXT, the bytes of --file, or standard input with `-`; \
             up to \(ModemFrame.maximumMessageBytes) bytes, sent as frames of 32 bytes, \
             each with its own preamble and CRC-32. `tonenode decode` reads it back.
-            Profiles: ultrasonic (18–20 kHz, ~48 B/s, default), ultrasonic-fast \
-            (18–20 kHz, ~113 B/s), audible (1–5 kHz, ~67 B/s), audible-fast (1–5 kHz, ~175 B/s).
+            Profiles: ultrasonic (18–20 kHz, ~42 B/s, default), ultrasonic-fast \
+            (18–20 kHz, ~113 B/s), audible (1–5 kHz, ~59 B/s), audible-fast (1–5 kHz, ~175 B/s).
             """)
 
     @Argument(help: ArgumentHelp("The message text, or - to read standard input.", valueName: "text"))

@@ -1,10 +1,10 @@
 /// A choice of band and speed for messages sent as tones.
 public enum ModemProfile: String, CaseIterable, Sendable {
-    /// 18–20 kHz, about 48 B/s: inaudible to most adults, robust to reverb and noise.
+    /// 18–20 kHz, about 42 B/s: inaudible to most adults, robust to reverb and noise.
     case ultrasonic
     /// 18–20 kHz, about 113 B/s: shorter symbols and a lighter code.
     case ultrasonicFast = "ultrasonic-fast"
-    /// 1–5 kHz, about 67 B/s: a short hiss; long guard intervals for reverberant rooms.
+    /// 1–5 kHz, about 59 B/s: a short hiss; long guard intervals for reverberant rooms.
     case audible
     /// 1–5 kHz, about 175 B/s.
     case audibleFast = "audible-fast"
