@@ -15,8 +15,8 @@ public enum ModemProfile: String, CaseIterable, Sendable {
         case .ultrasonic:
             ModemParameters(profile: self, lowHz: 18_000, highHz: 20_000, chirpLowHz: 18_100, chirpHighHz: 19_900,
                             chirpSeconds: 0.05, gapSeconds: 0.01, firstSubcarrierHz: 18_125, subcarrierCount: 71,
-                            symbolSeconds: 0.04, guardSeconds: 0.01, taperSeconds: 0.005,
-                            bitsPerSubcarrier: 1, punctured: false, extraDataSymbols: 2)
+                            symbolSeconds: 0.04, guardSeconds: 0.0075, taperSeconds: 0.004,
+                            bitsPerSubcarrier: 1, punctured: false, extraDataSymbols: 3)
         case .ultrasonicFast:
             ModemParameters(profile: self, lowHz: 18_000, highHz: 20_000, chirpLowHz: 18_100, chirpHighHz: 19_900,
                             chirpSeconds: 0.025, gapSeconds: 0.005, firstSubcarrierHz: 18_150, subcarrierCount: 35,
