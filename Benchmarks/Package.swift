@@ -21,5 +21,8 @@ let package = Package(
             name: "pitch-bench",
             dependencies: [.product(name: "ToneDSP", package: "ToneNode"),
                            .product(name: "ToneAudioFile", package: "ToneNode")]),
+        .executableTarget(
+            name: "modem-bench",
+            dependencies: [.product(name: "ToneDSP", package: "ToneNode")]),
     ]
 )

@@ -21,5 +21,11 @@ let package = Package(
                 .product(name: "ToneAudioFile", package: "ToneNode"),
                 .product(name: "ToneDSP", package: "ToneNode"),
             ]),
+        .executableTarget(
+            name: "fuzz-modem",
+            dependencies: [
+                "CFuzzerDriver",
+                .product(name: "ToneDSP", package: "ToneNode"),
+            ]),
     ]
 )

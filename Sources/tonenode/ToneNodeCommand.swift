@@ -13,12 +13,13 @@ struct ToneNodeCommand: AsyncParsableCommand {
             THD+N and frequency response. `demo` wires the \
             node to itself (starting a private dummy JACK server if none is running) \
             and checks that every tone it plays is identified. `patch` applies a \
-            qjackctl patchbay file.
+            qjackctl patchbay file. `encode` writes a message as tones into a WAV file; \
+            `decode` prints the messages found in an audio file.
             Exit status: 0 success, 1 runtime error (no server, unreadable file, …), \
             64 bad command-line option.
             """,
         subcommands: [RunCommand.self, AnalyzeCommand.self, MeasureCommand.self, DemoCommand.self,
-                      PatchCommand.self])
+                      PatchCommand.self, EncodeCommand.self, DecodeCommand.self])
 
     /// Like ArgumentParser's `main`, but a bad option is one line on stderr
     /// (no usage dump), so scripts and people see just the reason.

@@ -1,0 +1,59 @@
+import ArgumentParser
+import ToneAudioFile
+import ToneDSP
+
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Print the messages sent as tones in an audio file (WAV, FLAC, AIFF, Ogg … at any rate).",
+        discussion: """
+            Listens for every profile the file's rate allows (or only --profile). \
+            Each message is one line: time, profile, SNR, then the text (or base64: \
+            when it is not valid UTF-8). A multi-frame message with a frame missing \
+            is reported as incomplete and its bytes are not printed. With --json, one \
+            object per line: time_s, text (when valid UTF-8), base64, profile, snr_db \
+            (in-band SNR on the data subcarriers), frames; incomplete messages carry \
+            "incomplete":true instead of text.
+            Exit status: 0 when at least one message was decoded, 1 when none (like grep) \
+            or on an error, 64 on a bad option.
+            """)
+
+    @Argument(help: ArgumentHelp("The audio file.", valueName: "file"))
+    var file: String
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    @Option(help: "Listen only for this profile.")
+    var profile: ModemProfile?
+
+    @Option(help: ArgumentHelp("Channel to decode, counting from 1.", valueName: "k"))
+    var channel = 1
+
+    func validate() throws {
+        guard channel >= 1 else { throw ValidationError("--channel counts from 1") }
+    }
+
+    func run() throws {
+        let reader = try AudioFileReader(path: file)
+        if let profile, let problem = profile.parameters.problem(sampleRateHz: reader.sampleRateHz) {
+            throw ModemCommandError("\(file): \(problem)")
+        }
+        let receiver: ModemReceiver
+        do {
+            receiver = try ModemReceiver(sampleRateHz: reader.sampleRateHz, profiles: profile.map { [$0] })
+        } catch {
+            throw ModemCommandError("\(file): \(error)")
+        }
+        var delivered = 0
+        func show(_ events: [ModemEvent]) {
+            for event in events {
+                if case .message = event { delivered += 1 }
+                Console.out(json ? MessageFormatter.json(event) : MessageFormatter.human(event))
+            }
+        }
+        try reader.forEachBlock(channel: channel - 1) { block in show(receiver.push(block)) }
+        show(receiver.finish())
+        if delivered == 0 { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,4 @@
+import ArgumentParser
+import ToneDSP
+
+extension ModemProfile: ExpressibleByArgument {}
