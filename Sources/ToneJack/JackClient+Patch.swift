@@ -3,8 +3,13 @@ import CJack
 extension JackClient {
     /// Full names of the server's audio ports, outputs or inputs.
     public func audioPortNames(outputs: Bool) -> [String] {
+        portNames(type: JACK_DEFAULT_AUDIO_TYPE, outputs: outputs)
+    }
+
+    /// Full names of the server's ports of one JACK port type, outputs or inputs.
+    func portNames(type: String, outputs: Bool) -> [String] {
         let flags = outputs ? JackPortIsOutput.rawValue : JackPortIsInput.rawValue
-        guard let list = jack_get_ports(handle, nil, JACK_DEFAULT_AUDIO_TYPE, UInt(flags)) else { return [] }
+        guard let list = jack_get_ports(handle, nil, type, UInt(flags)) else { return [] }
         defer { jack_free(list) }
         var names: [String] = []
         var index = 0
@@ -15,14 +20,47 @@ extension JackClient {
         return names
     }
 
+    /// What applying a patchbay did.
+    public struct PatchResult {
+        /// Every connection the file asks for among the ports present now (existing ones included).
+        public var connected: [(String, String)] = []
+        /// Connections removed because they touched a port of an exclusive socket.
+        public var disconnected: [(String, String)] = []
+    }
+
     /// Applies a patchbay: makes every connection it asks for among the ports
-    /// present now. Returns the connections made (existing ones included).
-    public func apply(_ patchbay: Patchbay) throws -> [(String, String)] {
-        let wanted = try patchbay.connections(outputPorts: audioPortNames(outputs: true),
-                                              inputPorts: audioPortNames(outputs: false))
-        for (source, destination) in wanted {
-            try connect(from: source, to: destination)
+    /// present now, audio and MIDI, then removes any other connection of a
+    /// port that belongs to an exclusive socket.
+    public func apply(_ patchbay: Patchbay) throws -> PatchResult {
+        var result = PatchResult()
+        for (socketType, portType) in Patchbay.jackTypes.sorted(by: { $0.key < $1.key }) {
+            let outputs = portNames(type: portType, outputs: true)
+            let inputs = portNames(type: portType, outputs: false)
+            let wanted = try patchbay.connections(outputPorts: outputs, inputPorts: inputs, type: socketType)
+            for (source, destination) in wanted {
+                try connect(from: source, to: destination)
+            }
+            result.connected += wanted
+            let keep = Set(wanted.map { $0.0 + "\u{0}" + $0.1 })
+            let outputSet = Set(outputs)
+            for port in try patchbay.exclusivePorts(outputPorts: outputs, inputPorts: inputs, type: socketType).sorted() {
+                for peer in connections(ofPort: port) {
+                    let (source, destination) = outputSet.contains(port) ? (port, peer) : (peer, port)
+                    guard !keep.contains(source + "\u{0}" + destination),
+                          !result.disconnected.contains(where: { $0 == (source, destination) }) else { continue }
+                    try disconnect(from: source, to: destination)
+                    result.disconnected.append((source, destination))
+                }
+            }
         }
-        return wanted
+        return result
+    }
+
+    /// Removes one connection by full port names; a connection already gone is fine.
+    public func disconnect(from source: String, to destination: String) throws {
+        let code = jack_disconnect(handle, source, destination)
+        if code != 0 && connections(ofPort: source).contains(destination) {
+            throw JackError.connectionFailed(from: source, to: destination, code: code)
+        }
     }
 }

@@ -9,15 +9,21 @@ import FoundationXML
 /// Matching follows qjackctl: client and plug names are regular expressions
 /// anchored at both ends (`^(?:…)$`), matched against JACK client names and
 /// short port names. A cable connects the output socket's plug `i` to the
-/// input socket's plug `i`. Only `jack-audio` sockets are applied; the
-/// `exclusive` attribute is read but not enforced (no disconnections).
+/// input socket's plug `i`. `jack-audio` and `jack-midi` sockets are applied
+/// (ALSA sockets are not JACK's). A socket marked `exclusive="on"` keeps only
+/// the connections the file asks for: its ports' other connections are removed.
 public struct Patchbay: Sendable, Equatable {
     public struct Socket: Sendable, Equatable {
         public var name: String
         public var clientPattern: String
         public var plugPatterns: [String]
         public var type: String
+        /// `exclusive="on"`: the socket's ports keep no connection the file does not ask for.
+        public var exclusive = false
     }
+
+    /// The socket types ToneNode applies, with the JACK port type of each.
+    public static let jackTypes = ["jack-audio": "32 bit float mono audio", "jack-midi": "8 bit raw midi"]
 
     public struct Cable: Sendable, Equatable {
         public var outputSocket: String
@@ -56,14 +62,16 @@ public struct Patchbay: Sendable, Equatable {
     }
 
     /// The connections (source full name, destination full name) this patchbay
-    /// asks for among the given ports, in cable order, without duplicates.
-    public func connections(outputPorts: [String], inputPorts: [String]) throws -> [(String, String)] {
+    /// asks for among the given ports of one socket type, in cable order,
+    /// without duplicates.
+    public func connections(outputPorts: [String], inputPorts: [String],
+                            type: String = "jack-audio") throws -> [(String, String)] {
         var result: [(String, String)] = []
         var seen = Set<String>()
         for cable in cables {
             guard let output = outputSockets.first(where: { $0.name == cable.outputSocket }),
                   let input = inputSockets.first(where: { $0.name == cable.inputSocket }),
-                  output.type == "jack-audio", input.type == "jack-audio" else { continue }
+                  output.type == type, input.type == type else { continue }
             for plugIndex in 0..<min(output.plugPatterns.count, input.plugPatterns.count) {
                 let sources = try Self.match(outputPorts, client: output.clientPattern, plug: output.plugPatterns[plugIndex])
                 let destinations = try Self.match(inputPorts, client: input.clientPattern, plug: input.plugPatterns[plugIndex])
@@ -75,6 +83,20 @@ public struct Patchbay: Sendable, Equatable {
             }
         }
         return result
+    }
+
+    /// The ports (of one socket type) that belong to an exclusive socket: only
+    /// the file's connections may touch them.
+    public func exclusivePorts(outputPorts: [String], inputPorts: [String], type: String = "jack-audio") throws -> Set<String> {
+        var ports = Set<String>()
+        for (sockets, candidates) in [(outputSockets, outputPorts), (inputSockets, inputPorts)] {
+            for socket in sockets where socket.exclusive && socket.type == type {
+                for plug in socket.plugPatterns {
+                    ports.formUnion(try Self.match(candidates, client: socket.clientPattern, plug: plug))
+                }
+            }
+        }
+        return ports
     }
 
     /// Full port names whose client and short name match the anchored regexes.
@@ -138,7 +160,8 @@ private final class PatchbayParserDelegate: NSObject, XMLParserDelegate {
         case "input-sockets": inOutputs = false
         case "socket":
             current = Patchbay.Socket(name: attributes["name"] ?? "", clientPattern: attributes["client"] ?? "",
-                                      plugPatterns: [], type: attributes["type"] ?? "jack-audio")
+                                      plugPatterns: [], type: attributes["type"] ?? "jack-audio",
+                                      exclusive: attributes["exclusive"] == "on")
         case "plug": plugText = ""
         case "cable":
             cables.append(Patchbay.Cable(outputSocket: attributes["output"] ?? "", inputSocket: attributes["input"] ?? ""))

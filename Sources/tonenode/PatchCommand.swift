@@ -10,8 +10,10 @@ struct PatchCommand: ParsableCommand {
         discussion: """
             Client and plug names in the file are regular expressions anchored at \
             both ends, as in qjackctl. Each cable connects the output socket's plug i \
-            to the input socket's plug i, for every matching port present now. \
-            Prints one line per connection. Existing connections are kept.
+            to the input socket's plug i, for every matching port present now, \
+            audio and MIDI. Prints one line per connection. Other connections are \
+            kept, except on the ports of a socket marked exclusive="on": those \
+            are removed (one line each, "a -x b").
             """)
 
     @Argument(help: ArgumentHelp("The patchbay file.", valueName: "file.xml"))
@@ -33,8 +35,12 @@ struct PatchCommand: ParsableCommand {
         }
         let client = try JackClient(name: "tonenode-patch", serverName: server)
         defer { client.close() }
-        for (source, destination) in try client.apply(patchbay) {
+        let result = try client.apply(patchbay)
+        for (source, destination) in result.connected {
             Console.out("\(source) -> \(destination)")
+        }
+        for (source, destination) in result.disconnected {
+            Console.out("\(source) -x \(destination)")
         }
     }
 }

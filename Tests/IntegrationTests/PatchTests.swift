@@ -77,3 +77,54 @@ extension JackServerTests {
         }
     }
 }
+
+extension JackServerTests {
+    @Suite("tonenode patch: exclusive sockets and MIDI")
+    struct PatchExclusiveTests {
+        /// A patchbay: dut:out → tonenode:in (exclusive on the input side) and seq:out → tonenode:midi_in (MIDI).
+        static let file = """
+            <!DOCTYPE patchbay>
+            <patchbay version="0.9.0" name="exclusive">
+             <output-sockets>
+              <socket exclusive="off" client="dut" type="jack-audio" name="dut out"><plug>out</plug></socket>
+              <socket exclusive="off" client="seq" type="jack-midi" name="seq out"><plug>out</plug></socket>
+             </output-sockets>
+             <input-sockets>
+              <socket exclusive="on" client="tonenode" type="jack-audio" name="tonenode in"><plug>in</plug></socket>
+              <socket exclusive="off" client="tonenode" type="jack-midi" name="tonenode midi"><plug>midi_in</plug></socket>
+             </input-sockets>
+             <cables>
+              <cable output="dut out" input="tonenode in" type="jack-audio"/>
+              <cable output="seq out" input="tonenode midi" type="jack-midi"/>
+             </cables>
+            </patchbay>
+            """
+
+        @Test("an exclusive socket keeps only the file's connections; MIDI cables are applied; other ports are left alone")
+        func exclusiveAndMIDI() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let node = try liveNode("tonenode", server: server.name)
+            let dut = try liveNode("dut", server: server.name)
+            let other = try liveNode("other", server: server.name)
+            let seq = try BackgroundProcess("/usr/bin/jack_midiseq", ["seq", "48000", "0", "69", "24000"], server: server.name)
+            try waitForPort("seq:out", server: server.name)
+            let env = ["JACK_DEFAULT_SERVER": server.name]
+            for (a, b) in [("other:out", "tonenode:in"), ("other:out", "dut:in"), ("tonenode:out", "other:in")] {
+                #expect(try runCommand([a, b], executable: "/usr/bin/jack_connect", environment: env).status == 0)
+            }
+            let path = NSTemporaryDirectory() + "tn-exclusive-\(getpid()).xml"
+            try Self.file.write(toFile: path, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let result = try runCommand(["patch", "-s", server.name, path])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdoutLines.contains("other:out -x tonenode:in"), "\(result.stdout)")
+            #expect(result.stdoutLines.contains("seq:out -> tonenode:midi_in"), "\(result.stdout)")
+            #expect(try connectionSet(server: server.name) == [
+                "dut:out -> tonenode:in", "seq:out -> tonenode:midi_in",
+                "other:out -> dut:in", "tonenode:out -> other:in",
+            ])
+            withExtendedLifetime((node, dut, other, seq)) {}
+        }
+    }
+}
