@@ -4,7 +4,8 @@ import ToneOSC
 
 /// A stand-in NSM server (there is no nsmd in Debian): an OSC endpoint that
 /// sees what the client sends and answers as nsmd would.
-final class NSMServerPeer {
+// @unchecked Sendable: each test hands it to one thread at a time.
+final class NSMServerPeer: @unchecked Sendable {
     let endpoint: OSCEndpoint
     /// Where the client sent its announce from; answers go there.
     var clientURL: String?
