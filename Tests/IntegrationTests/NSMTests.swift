@@ -129,5 +129,30 @@ extension JackServerTests {
             #expect(peer2.next("/reply")?.arguments == [.string("/nsm/client/open"), .string("OK")])
             #expect(reads(again, 523.25, dbfs: -9), "stderr: \(again.stderr)")
         }
+
+        @Test("a save that cannot be written is an /error with the reason; the node keeps running")
+        func saveFails() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            // A regular file where the session directory should be.
+            let blocker = NSTemporaryDirectory() + "tn-nsm-file-\(UUID().uuidString)"
+            #expect(FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8)))
+            defer { try? FileManager.default.removeItem(atPath: blocker) }
+            let peer = try NSMServerPeer()
+            let live = try LiveCommand(["run", "-s", server.name, "--json", "--hop", "2048", "--connect-out", "nFAIL:in"],
+                                       environment: ["NSM_URL": peer.url])
+            _ = try #require(try peer.openSession(path: blocker + "/session/ToneNode.nFAIL", clientID: "nFAIL"))
+            #expect(peer.next("/reply")?.arguments == [.string("/nsm/client/open"), .string("OK")])
+            #expect(reads(live, 1000), "stderr: \(live.stderr)")
+            try peer.send("/nsm/client/save", [])
+            let failed = try #require(peer.next("/error"))
+            #expect(failed.arguments.count == 3)
+            #expect(failed.arguments.first == .string("/nsm/client/save") && failed.arguments[1] == .int(-1))
+            #expect(failed.arguments.last?.stringValue?.hasPrefix("cannot save session settings") == true, "\(failed)")
+            #expect(live.waitUntil(timeoutSeconds: 5) { $0.stderr.contains("tonenode: error: NSM: cannot save session settings") },
+                    "stderr: \(live.stderr)")
+            let mark = lastReportTime(live)
+            #expect(reads(live, 1000, after: mark))
+        }
     }
 }
