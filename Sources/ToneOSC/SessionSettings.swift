@@ -1,4 +1,5 @@
 import Foundation
+import ToneDSP
 import ToneJack
 
 /// The settings an NSM session keeps for `tonenode run` (JSON at `path + ".json"`):
@@ -57,7 +58,7 @@ public struct SessionSettings: Codable, Equatable, Sendable {
             let loaded = try JSONDecoder().decode(SessionSettings.self, from: Data(contentsOf: url))
             guard loaded.frequencyHz.isFinite, loaded.frequencyHz > 0, loaded.levelDBFS.isFinite,
                   (1...8).contains(loaded.channels), loaded.fftSize > 0, loaded.hopFrames > 0,
-                  loaded.maxTones > 0, loaded.a4Hz.isFinite, loaded.a4Hz > 0 else {
+                  loaded.maxTones > 0, EqualTemperament.a4RangeHz.contains(loaded.a4Hz) else {
                 throw OSCEndpoint.Failure(description: "values out of range")
             }
             return loaded

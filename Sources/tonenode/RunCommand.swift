@@ -100,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
         let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
                                 channels: settings.channels, stop: supervisor.stopRequester,
                                 liveView: live ? LiveViewRenderer() : nil)
-        output.liveView?.update { $0.tuning = tuning.temperament }
+        output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
         if outcome == .serverGone { throw ExitCode.failure }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ToneOSC
 
@@ -78,6 +79,40 @@ struct NSMStartTests {
         #expect(result.stderrLines.first == "tonenode: NSM: NSM server \(peer.url) refused the announce: incompatible API; running without a session",
                 "stderr: \(result.stderr)")
         #expect(result.status == 1)
+    }
+}
+
+@Suite("NSM: a broken session file")
+struct NSMBadFileTests {
+    @Test("an unreadable or out-of-range session file: /error to open, one error line, status 1", arguments: [
+        "not json", #"{"frequencyHz": 1000}"#,
+        #"{"frequencyHz":-5,"levelDBFS":-18,"muted":false,"fftSize":4096,"hopFrames":512,"lowHz":20,"snrMinDB":-20,"maxTones":1,"a4Hz":440,"channels":1}"#,
+        #"{"frequencyHz":1000,"levelDBFS":-18,"muted":false,"fftSize":4096,"hopFrames":512,"lowHz":20,"snrMinDB":-20,"maxTones":1,"a4Hz":1000,"channels":1}"#,
+    ])
+    func badFile(contents: String) throws {
+        let directory = NSTemporaryDirectory() + "tn-nsm-bad-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let sessionPath = directory + "/ToneNode.nBAD"
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: sessionPath + ".json"))
+        let peer = try NSMServerPeer()
+        let answer = Mutex<OSCMessage?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            guard (try? peer.openSession(path: sessionPath, clientID: "nBAD")) != nil else { return }
+            let reply = peer.next("/error")
+            answer.withLock { $0 = reply }
+        }
+        thread.start()
+        let result = try runCommand(["run", "-s", "no-such-server"], environment: ["NSM_URL": peer.url])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("tonenode: error: NSM: cannot read session settings"),
+                "stderr: \(result.stderr)")
+        #expect(done.wait(timeout: .now() + 15) == .success)
+        let error = answer.withLock { $0 }
+        #expect(error?.arguments.first == .string("/nsm/client/open") && error?.arguments.dropFirst().first == .int(-9),
+                "\(String(describing: error))")
     }
 }
 
