@@ -43,14 +43,17 @@ public final class NSMClient: @unchecked Sendable {
     deinit { stop() }
 
     /// Announces and waits up to `timeoutSeconds` for the session to open;
-    /// throws a one-line reason when the server refuses or does not answer.
-    public func join(executable: String, timeoutSeconds: Double = 5) throws(OSCEndpoint.Failure) -> Session {
+    /// throws a one-line reason when the server refuses or does not answer;
+    /// nil when `stopped` turns true while waiting (a signal).
+    public func join(executable: String, timeoutSeconds: Double = 5,
+                     stopped: () -> Bool = { false }) throws(OSCEndpoint.Failure) -> Session? {
         try endpoint.send(to: serverURL, path: "/nsm/server/announce", [
             .string("ToneNode"), .string(":dirty:"), .string(executable),
             .int(1), .int(2), .int(Int32(ProcessInfo.processInfo.processIdentifier)),
         ])
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
+            if stopped() { return nil }
             let remaining = Int(deadline.timeIntervalSinceNow * 1000) + 1
             guard let message = endpoint.receive(timeoutMilliseconds: max(1, min(remaining, 200))) else { continue }
             switch message.path {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
 import ToneDSP
 import ToneJack
 import ToneOSC
@@ -72,8 +73,14 @@ struct RunCommand: AsyncParsableCommand {
         settings.a4Hz = tuning.a4
         settings.channels = channels
         // Under a session manager: its client id names us, its file holds our settings.
-        let nsm = try NSMJoin.join(settings: &settings)
+        // Watch signals from the start, so one while joining a session or
+        // opening the first client is a clean stop too.
+        let stop = StopRelay()
+        let signals = SignalWatcher(onSignal: stop.request)
+        defer { signals.cancel() }
+        let nsm = try NSMJoin.join(settings: &settings, stopped: { stop.isRequested })
         defer { nsm?.client.stop() }
+        if nsm == nil && stop.isRequested { return }
         var osc: OSCServer?
         if let port = control.oscPort {
             do throws(OSCServer.StartError) {
@@ -85,9 +92,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         defer { osc?.stop() }
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
-        // Watch signals before the first open, so one during start-up is a clean stop too.
-        let signals = SignalWatcher(onSignal: supervisor.stopRequester)
-        defer { signals.cancel() }
+        stop.attach(supervisor.stopRequester)
         ControlReader.start(apply: supervisor.controller)
         if let nsm {
             nsm.client.start(session: nsm.session, saved: nsm.saved, settings: supervisor.settingsReader) { Console.err($0) }
@@ -206,7 +211,7 @@ enum NSMJoin {
     /// nil without `NSM_URL`, or when the server refuses or does not answer
     /// (one line on stderr; the node runs without a session). A malformed
     /// `NSM_URL` or an unreadable session file is an error (status 1).
-    static func join(settings: inout NodeSettings) throws -> Joined? {
+    static func join(settings: inout NodeSettings, stopped: @escaping () -> Bool) throws -> Joined? {
         guard let url = ProcessInfo.processInfo.environment["NSM_URL"] else { return nil }
         let client: NSMClient
         do throws(OSCEndpoint.Failure) {
@@ -218,7 +223,8 @@ enum NSMJoin {
         let session: NSMClient.Session
         do throws(OSCEndpoint.Failure) {
             let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "tonenode").lastPathComponent
-            session = try client.join(executable: executable)
+            guard let joined = try client.join(executable: executable, stopped: stopped) else { return nil }
+            session = joined
         } catch {
             Console.err("NSM: \(error.description); running without a session")
             return nil
@@ -236,5 +242,24 @@ enum NSMJoin {
         client.replyOK(to: "/nsm/client/open")
         Console.err("NSM: session '\(session.displayName)', client id '\(session.clientID)', settings in \(SessionSettings.fileURL(sessionPath: session.path).path)")
         return Joined(client: client, session: session, saved: SessionSettings(settings))
+    }
+}
+
+/// A stop request (a signal) that may come before there is a node to stop:
+/// remembered, and passed on once a target is attached.
+final class StopRelay: Sendable {
+    private let requested = Atomic<Bool>(false)
+    private let target = Mutex<(@Sendable () -> Void)?>(nil)
+
+    var isRequested: Bool { requested.load(ordering: .acquiring) }
+
+    @Sendable func request() {
+        requested.store(true, ordering: .releasing)
+        target.withLock { $0?() }
+    }
+
+    func attach(_ stop: @escaping @Sendable () -> Void) {
+        target.withLock { $0 = stop }
+        if isRequested { stop() }
     }
 }

@@ -67,6 +67,19 @@ struct NSMStartTests {
         #expect(result.stderrLines.count == 2 && result.stderrLines[1].hasPrefix("tonenode: error:"))
     }
 
+    @Test("SIGTERM while waiting for the session to open: a clean stop (status 0, nothing on stderr), at once")
+    func signalWhileWaiting() throws {
+        let peer = try NSMServerPeer()  // takes the announce, never opens
+        let live = try LiveCommand(["run", "-s", "no-such-server"], environment: ["NSM_URL": peer.url])
+        #expect(peer.next("/nsm/server/announce") != nil)
+        let sent = Date()
+        live.process.terminate()
+        let ended = live.exitStatus(timeoutSeconds: 3)
+        #expect(ended?.status == 0 && ended?.reason == .exit, "stderr: \(live.stderr)")
+        #expect(Date().timeIntervalSince(sent) < 2)
+        #expect(live.stderr.isEmpty, "stderr: \(live.stderr)")
+    }
+
     @Test("an /error answer to the announce: one line, and it goes on without a session")
     func refusedAnnounce() throws {
         let peer = try NSMServerPeer()
