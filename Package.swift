@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "ToneJack", dependencies: ["CJack", "ToneDSP"]),
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
         .target(name: "TonePlot"),
-        .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneJack"]),
+        .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneDSP", "ToneJack"]),
         .executableTarget(
             name: "tonenode",
             dependencies: [

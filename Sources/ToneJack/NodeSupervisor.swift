@@ -59,6 +59,8 @@ public final class NodeSupervisor {
 
     /// The settings as they are now (after any control commands).
     public var settings: NodeSettings { live.settings }
+    /// Reads `settings` from any thread (the NSM client's, for a save).
+    public var settingsReader: @Sendable () -> NodeSettings { { [live] in live.settings } }
 
     /// Runs until stopped, or until the server goes away without `reconnect`.
     /// Throws what the first start throws, and what a reopened node throws

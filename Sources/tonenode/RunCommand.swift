@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
 import ToneDSP
 import ToneJack
 import ToneOSC
@@ -24,6 +25,12 @@ struct RunCommand: AsyncParsableCommand {
             OSC with --osc-port (`/tonenode/freq f` …). Changes glide without \
             clicks; beeps and sweeps have raised-cosine edges and crossfade with \
             the tone. A bad line or message is one line on stderr and is ignored. \
+            Under a session manager (NSM_URL set, NSM API 1.2) it announces \
+            itself, takes the client id as its JACK name, restores the settings \
+            saved in the session (tone, level, mute, analysis options, channels) \
+            and saves them on request; a malformed NSM_URL is an error (status 1), \
+            an NSM server that refuses or does not answer within 5 s is one line \
+            on stderr and the node runs without a session.
             MIDI on port `midi_in`: note-on plays the note (equal temperament \
             around --a4), velocity scales --level, note-off releases, pitch bend \
             bends (--bend-range).
@@ -66,6 +73,15 @@ struct RunCommand: AsyncParsableCommand {
         control.apply(to: &settings)
         pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
         settings.channels = channels
+        // Under a session manager: its client id names us, its file holds our settings.
+        // Watch signals from the start, so one while joining a session or
+        // opening the first client is a clean stop too.
+        let stop = StopRelay()
+        let signals = SignalWatcher(onSignal: stop.request)
+        defer { signals.cancel() }
+        let nsm = try NSMJoin.join(settings: &settings, stopped: { stop.isRequested })
+        defer { nsm?.client.stop() }
+        if nsm == nil && stop.isRequested { return }
         var osc: OSCServer?
         if let port = control.oscPort {
             do throws(OSCServer.StartError) {
@@ -77,19 +93,20 @@ struct RunCommand: AsyncParsableCommand {
         }
         defer { osc?.stop() }
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
-        // Watch signals before the first open, so one during start-up is a clean stop too.
-        let signals = SignalWatcher(onSignal: supervisor.stopRequester)
-        defer { signals.cancel() }
+        stop.attach(supervisor.stopRequester)
         ControlReader.start(apply: supervisor.controller)
+        if let nsm {
+            nsm.client.start(session: nsm.session, saved: nsm.saved, settings: supervisor.settingsReader) { Console.err($0) }
+        }
         if let osc {
             osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
             Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
         }
         let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
         let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
-                                channels: channels, stop: supervisor.stopRequester,
+                                channels: settings.channels, stop: supervisor.stopRequester,
                                 liveView: live ? LiveViewRenderer() : nil)
-        output.liveView?.update { $0.tuning = tuning.temperament }
+        output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
         if outcome == .serverGone { throw ExitCode.failure }
@@ -181,5 +198,69 @@ enum ControlReader {
         }
         thread.name = "tonenode-control"
         thread.start()
+    }
+}
+
+/// Joins the NSM session named by `NSM_URL`, if any, before JACK is opened.
+enum NSMJoin {
+    struct Joined {
+        let client: NSMClient
+        let session: NSMClient.Session
+        let saved: SessionSettings
+    }
+
+    /// nil without `NSM_URL`, or when the server refuses or does not answer
+    /// (one line on stderr; the node runs without a session). A malformed
+    /// `NSM_URL` or an unreadable session file is an error (status 1).
+    static func join(settings: inout NodeSettings, stopped: @escaping () -> Bool) throws -> Joined? {
+        guard let url = ProcessInfo.processInfo.environment["NSM_URL"] else { return nil }
+        let client: NSMClient
+        do throws(OSCEndpoint.Failure) {
+            client = try NSMClient(serverURL: url)
+        } catch {
+            Console.err("error: " + error.description)
+            throw ExitCode.failure
+        }
+        let session: NSMClient.Session
+        do throws(OSCEndpoint.Failure) {
+            let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "tonenode").lastPathComponent
+            guard let joined = try client.join(executable: executable, stopped: stopped) else { return nil }
+            session = joined
+        } catch {
+            Console.err("NSM: \(error.description); running without a session")
+            return nil
+        }
+        do throws(OSCEndpoint.Failure) {
+            if let saved = try SessionSettings.load(sessionPath: session.path) {
+                saved.apply(to: &settings)
+            }
+        } catch {
+            client.replyError(to: "/nsm/client/open", code: .badProject, message: error.description)
+            Console.err("error: NSM: " + error.description)
+            throw ExitCode.failure
+        }
+        settings.clientName = session.clientID
+        client.replyOK(to: "/nsm/client/open")
+        Console.err("NSM: session '\(session.displayName)', client id '\(session.clientID)', settings in \(SessionSettings.fileURL(sessionPath: session.path).path)")
+        return Joined(client: client, session: session, saved: SessionSettings(settings))
+    }
+}
+
+/// A stop request (a signal) that may come before there is a node to stop:
+/// remembered, and passed on once a target is attached.
+final class StopRelay: Sendable {
+    private let requested = Atomic<Bool>(false)
+    private let target = Mutex<(@Sendable () -> Void)?>(nil)
+
+    var isRequested: Bool { requested.load(ordering: .acquiring) }
+
+    @Sendable func request() {
+        requested.store(true, ordering: .releasing)
+        target.withLock { $0?() }
+    }
+
+    func attach(_ stop: @escaping @Sendable () -> Void) {
+        target.withLock { $0 = stop }
+        if isRequested { stop() }
     }
 }

@@ -144,14 +144,19 @@ final class LiveCommand {
     private let outFile = NSTemporaryDirectory() + "tn-live-out-\(UUID().uuidString)"
     private let errFile = NSTemporaryDirectory() + "tn-live-err-\(UUID().uuidString)"
 
-    init(_ arguments: [String], executable: String = "tonenode") throws {
+    /// `environment` adds to the test's own; `input`, when given, is the process's stdin.
+    init(_ arguments: [String], executable: String = "tonenode", environment: [String: String] = [:],
+         input: Pipe? = nil) throws {
         process.executableURL = productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
         _ = FileManager.default.createFile(atPath: outFile, contents: nil)
         _ = FileManager.default.createFile(atPath: errFile, contents: nil)
         process.standardOutput = FileHandle(forWritingAtPath: outFile)
         process.standardError = FileHandle(forWritingAtPath: errFile)
-        process.standardInput = FileHandle.nullDevice
+        if let input { process.standardInput = input } else { process.standardInput = FileHandle.nullDevice }
         try process.run()
     }
 
