@@ -114,7 +114,7 @@ public struct SinusoidMixtureFit: Sendable, Equatable {
     /// Best amplitudes and offset (`a₁ b₁ … a_P b_P c`) for fixed frequencies.
     static func linearFit(_ x: UnsafeBufferPointer<Double>, omegas: [Double]) -> [Double]? {
         let size = 2 * omegas.count + 1
-        var normal = NormalEquations(size: size)
+        let normal = NormalEquations(size: size)
         let column = UnsafeMutablePointer<Double>.allocate(capacity: size)
         defer { column.deallocate() }
         forEachPhasorRow(count: x.count, omegas: omegas) { index, row in
@@ -132,7 +132,7 @@ public struct SinusoidMixtureFit: Sendable, Equatable {
         -> (delta: [Double], residualSquaresAfter: Double, omegaVariances: [Double])? {
         let tones = omegas.count, size = 3 * tones + 1
         let t0 = -Double(x.count - 1) / 2
-        var normal = NormalEquations(size: size)
+        let normal = NormalEquations(size: size)
         var residualSquares = 0.0
         let column = UnsafeMutablePointer<Double>.allocate(capacity: size)
         defer { column.deallocate() }
@@ -173,8 +173,10 @@ public struct SinusoidMixtureFit: Sendable, Equatable {
 /// stay in registers instead of a load and store of every matrix element
 /// for every sample.
 ///
-/// Worker only; owns its buffers.
-struct NormalEquations: ~Copyable {
+/// Worker only; owns its buffers. A class rather than a `~Copyable` struct:
+/// the fits fill it from inside closures, and a captured noncopyable `var`
+/// crashes this toolchain's compiler under `-sanitize=thread` ("Invalid bitcast").
+final class NormalEquations {
     static let blockRows = 64
     let size: Int
     private let matrix: UnsafeMutablePointer<Double>
@@ -203,7 +205,7 @@ struct NormalEquations: ~Copyable {
 
     /// Adds one row `j` of the Jacobian with its residual.
     @inline(__always)
-    mutating func add(_ j: UnsafeMutablePointer<Double>, residual: Double) {
+    func add(_ j: UnsafeMutablePointer<Double>, residual: Double) {
         for k in 0..<size { block[k * Self.blockRows + filled] = j[k] }
         block[size * Self.blockRows + filled] = residual
         filled += 1
@@ -211,7 +213,7 @@ struct NormalEquations: ~Copyable {
     }
 
     /// Folds the gathered rows into JᵀJ (upper triangle) and Jᵀr.
-    private mutating func fold() {
+    private func fold() {
         for row in 0..<size {
             let left = block + row * Self.blockRows
             for col in row...size {
@@ -224,24 +226,23 @@ struct NormalEquations: ~Copyable {
 
     @inline(__always)
     private static func dot(_ x: UnsafeMutablePointer<Double>, _ y: UnsafeMutablePointer<Double>) -> Double {
-        let rawX = UnsafeRawPointer(x), rawY = UnsafeRawPointer(y)
+        // Lanes built from elements, not `loadUnaligned` of a SIMD type: the
+        // latter crashes this toolchain's compiler under -sanitize=thread
+        // ("Invalid bitcast"); release builds vectorise both the same.
         var acc0 = SIMD4<Double>(), acc1 = SIMD4<Double>()
-        var offset = 0
-        let stride = MemoryLayout<SIMD4<Double>>.stride
-        // safe: blockRows is a multiple of 8, so every load is inside the block.
-        while offset < blockRows * MemoryLayout<Double>.stride {
-            acc0 += rawX.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
-                * rawY.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self)
-            acc1 += rawX.loadUnaligned(fromByteOffset: offset + stride, as: SIMD4<Double>.self)
-                * rawY.loadUnaligned(fromByteOffset: offset + stride, as: SIMD4<Double>.self)
-            offset += 2 * stride
+        var i = 0
+        // safe: blockRows is a multiple of 8, so every read is inside the block.
+        while i < blockRows {
+            acc0 += SIMD4(x[i], x[i + 1], x[i + 2], x[i + 3]) * SIMD4(y[i], y[i + 1], y[i + 2], y[i + 3])
+            acc1 += SIMD4(x[i + 4], x[i + 5], x[i + 6], x[i + 7]) * SIMD4(y[i + 4], y[i + 5], y[i + 6], y[i + 7])
+            i += 8
         }
         return (acc0 + acc1).sum()
     }
 
     /// Solves JᵀJ δ = `rightHandSide` (Jᵀr when nil) by Gaussian elimination
     /// with partial pivoting on the mirrored matrix; nil when singular.
-    mutating func solve(_ rightHandSide: [Double]? = nil) -> [Double]? {
+    func solve(_ rightHandSide: [Double]? = nil) -> [Double]? {
         if filled > 0 {
             // Zeros past the last row, so the dot products can run the whole block.
             for k in 0...size { (block + k * Self.blockRows + filled).update(repeating: 0, count: Self.blockRows - filled) }
