@@ -20,6 +20,9 @@ public final class NodeSupervisor {
         /// A node is running (the first, or one reopened after a restart).
         case opened(Node, reconnected: Bool)
         case report(ToneReport)
+        /// A decoded (or incomplete) message on input `channel`; add
+        /// `timeOffsetSeconds` to its time (the audio of earlier nodes, after a restart).
+        case message(ModemEvent, channel: Int, timeOffsetSeconds: Double)
         case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
         /// The server shut the client down; `retrying` says whether we wait for it.
         case serverGone(retrying: Bool)
@@ -94,6 +97,8 @@ public final class NodeSupervisor {
                         }
                         connections = node.connections()
                     }
+                case .message(let message, let channel):
+                    handle(.message(message, channel: channel, timeOffsetSeconds: timeOffsetSeconds))
                 case .trouble(let xruns, let overflows, let dropped):
                     handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
                 case .serverGone:

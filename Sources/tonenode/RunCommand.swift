@@ -27,6 +27,13 @@ struct RunCommand: AsyncParsableCommand {
             MIDI on port `midi_in`: note-on plays the note (equal temperament \
             around --a4), velocity scales --level, note-off releases, pitch bend \
             bends (--bend-range).
+            Messages as tones: --send TEXT plays the message once, right after \
+            the first start, on top of the tone (--mute sends it alone); a line \
+            on stderr says when it has gone out. --receive also decodes messages \
+            arriving on `in` (every profile the rate allows) on the analysis \
+            worker and prints each on stdout as `receive` does (a JSON object \
+            with time_s, text, base64, profile, snr_db with --json), between the \
+            reports.
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions
@@ -35,6 +42,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Control (MIDI, OSC)") var control: ControlOptions
     @OptionGroup(title: "Pitch") var pitch: ModeOptions
     @OptionGroup(title: "Tuning") var tuning: TuningOptions
+    @OptionGroup(title: "Messages as tones") var messages: MessageRunOptions
 
     @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
     var plain = false
@@ -66,6 +74,7 @@ struct RunCommand: AsyncParsableCommand {
         control.apply(to: &settings)
         pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
         settings.channels = channels
+        settings.receivesMessages = messages.receive
         var osc: OSCServer?
         if let port = control.oscPort {
             do throws(OSCServer.StartError) {
@@ -88,7 +97,9 @@ struct RunCommand: AsyncParsableCommand {
         let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
         let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
                                 channels: channels, stop: supervisor.stopRequester,
-                                liveView: live ? LiveViewRenderer() : nil)
+                                liveView: live ? LiveViewRenderer() : nil,
+                                send: messages.send.map { MessageToSend(bytes: Array($0.utf8), profile: messages.sendProfile,
+                                                                        levelDBFS: messages.sendLevel) })
         output.liveView?.update { $0.tuning = tuning.temperament }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
@@ -106,6 +117,8 @@ struct NodeOutput {
     let stop: @Sendable () -> Void
     /// On a terminal: the view redrawn in place instead of one line per report.
     let liveView: LiveViewRenderer?
+    /// `--send`: played once after the first start.
+    var send: MessageToSend?
 
     func handle(_ event: NodeSupervisor.Event) {
         switch event {
@@ -121,6 +134,12 @@ struct NodeOutput {
                 $0.periodFrames = node.client.bufferFrames
             }
             liveView?.dspLoadPercent = { [client = node.client] in client.dspLoadPercent }
+            if let send, !reconnected { start(send, on: node) }
+        case .message(let message, let channel, let offset):
+            let line = json ? MessageFormatter.json(message, timeOffsetSeconds: offset)
+                            : MessageFormatter.human(message, timeOffsetSeconds: offset)
+            let tagged = channels > 1 && !json ? "[in_\(channel + 1)] " + line : line
+            if let liveView { liveView.printAbove { Console.out(tagged) } } else { Console.out(tagged) }
         case .report(let report):
             // Reports carry their channel (from 1) only when there is more than one.
             let channel = channels > 1 ? report.channel + 1 : nil
@@ -148,6 +167,24 @@ struct NodeOutput {
             diagnostic("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
         case .connectionsRestored(let connections):
             diagnostic("restored: " + connections.map(\.description).joined(separator: ", "))
+        }
+    }
+
+    /// Renders `message` at the node's rate and plays it on a task of its own.
+    private func start(_ message: MessageToSend, on node: Node) {
+        let engine = node.engine
+        let samples: [Float]
+        do {
+            samples = try Transmission.render(message.bytes, profile: message.profile, sampleRateHz: engine.sampleRateHz,
+                                              levelDBFS: message.levelDBFS)
+        } catch {
+            return diagnostic("error: --send: \(error)")
+        }
+        let done = String(format: "sent %d bytes, profile %@, %.3f s", message.bytes.count, message.profile.rawValue,
+                          Double(samples.count) / engine.sampleRateHz)
+        Task.detached {
+            let complete = await engine.play(samples)
+            Console.err(complete ? done : "error: --send: the message did not go out completely")
         }
     }
 
@@ -182,4 +219,12 @@ enum ControlReader {
         thread.name = "tonenode-control"
         thread.start()
     }
+}
+
+
+/// A message `run --send` plays once.
+struct MessageToSend: Sendable {
+    let bytes: [UInt8]
+    let profile: ModemProfile
+    let levelDBFS: Double
 }
