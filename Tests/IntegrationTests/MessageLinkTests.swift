@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+extension JackServerTests {
+    /// `tonenode send` and `receive` (and `run --send/--receive`) through a
+    /// real private jackd: separate processes, the node's own loop, jack_thru.
+    @Suite("Messages as tones through JACK")
+    struct MessageLinkTests {
+        /// A `tonenode receive --json` listening as client `name`; waits for its port.
+        static func receiver(_ server: String, name: String = "rx", extra: [String] = []) throws -> LiveCommand {
+            let receiver = try LiveCommand(["receive", "-s", server, "-n", name, "--json"] + extra)
+            try waitForPort("\(name):in", server: server)
+            return receiver
+        }
+
+        static func send(_ server: String, _ arguments: [String], to port: String = "rx:in") throws -> CommandResult {
+            try runCommand(["send", "-s", server, "-n", "tx", "--connect-out", port] + arguments, timeoutSeconds: 30)
+        }
+
+        /// The JSON objects on stdout that are messages (have `base64` or `incomplete`).
+        static func messages(_ command: LiveCommand) -> [[String: Any]] {
+            command.reports.filter { $0["base64"] != nil || $0["incomplete"] != nil }
+        }
+
+        @Test("one send process → one receive process: the exact text and every JSON field",
+              arguments: [(32, 48_000, "ultrasonic"), (4096, 48_000, "ultrasonic"), (256, 44_100, "ultrasonic"),
+                          (256, 96_000, "ultrasonic-fast"), (1024, 48_000, "audible-fast")])
+        func sendToReceive(periodFrames: Int, sampleRateHz: Int, profile: String) throws {
+            let server = try startServer(periodFrames: periodFrames, sampleRateHz: sampleRateHz)
+            defer { server.stop() }
+            let receiver = try Self.receiver(server.name, extra: ["--count", "1"])
+            let text = "Grüße \"über\" JACK \\ \(periodFrames)"
+            let started = Date()
+            let sent = try Self.send(server.name, [text, "--profile", profile])
+            let sendSeconds = Date().timeIntervalSince(started)
+            #expect(sent.status == 0, "stderr: \(sent.stderr)")
+            #expect(sent.stdout.isEmpty)
+            #expect(sent.stderr.contains("sent \(text.utf8.count) bytes in 1 frame(s) on tx:out, profile \(profile)"))
+            let status = receiver.exitStatus(timeoutSeconds: 10)
+            #expect(status?.status == 0, "receive: \(receiver.stderr)")
+            let objects = Self.messages(receiver)
+            #expect(objects.count == 1 && receiver.stdout.split(separator: "\n").count == 1, "stdout: \(receiver.stdout)")
+            let object = try #require(objects.first)
+            #expect(object["text"] as? String == text)
+            #expect(object["base64"] as? String == Data(text.utf8).base64EncodedString())
+            #expect(object["profile"] as? String == profile)
+            #expect(object["frames"] as? Int == 1)
+            let snr = object["snr_db"] as? Double ?? 0
+            #expect(snr > 20)
+            let time = object["time_s"] as? Double ?? -1
+            #expect(time > 0 && time < 30)
+            report(String(format: "send → receive, %d frames/period at %d Hz, %@: snr %.1f dB, send took %.2f s",
+                          periodFrames, sampleRateHz, profile, snr, sendSeconds))
+        }
+
+        @Test("back to back: three sends, one of them three frames of binary from --file, all in order")
+        func backToBack() throws {
+            let server = try startServer(periodFrames: 512)
+            defer { server.stop() }
+            let receiver = try Self.receiver(server.name, extra: ["--count", "3"])
+            let file = NSTemporaryDirectory() + "tn-live-\(getpid())-bytes.bin"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let bytes: [UInt8] = (0..<80).map { UInt8(255 - $0) }  // three frames, not UTF-8
+            _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+            #expect(try Self.send(server.name, ["first"]).status == 0)
+            #expect(try Self.send(server.name, ["--file", file, "--profile", "ultrasonic-fast"]).status == 0)
+            #expect(try Self.send(server.name, ["third", "--profile", "audible"]).status == 0)
+            #expect(receiver.exitStatus(timeoutSeconds: 10)?.status == 0, "receive: \(receiver.stderr)")
+            let objects = Self.messages(receiver)
+            #expect(objects.count == 3, "stdout: \(receiver.stdout)")
+            guard objects.count == 3 else { return }
+            #expect(objects[0]["text"] as? String == "first")
+            #expect(objects[1]["text"] == nil)
+            #expect(objects[1]["base64"] as? String == Data(bytes).base64EncodedString())
+            #expect(objects[1]["frames"] as? Int == 3)
+            #expect(objects[2]["text"] as? String == "third" && objects[2]["profile"] as? String == "audible")
+            let times = objects.compactMap { $0["time_s"] as? Double }
+            #expect(times == times.sorted() && times.count == 3)
+        }
+
+        @Test("run --send … --receive through the node's own out → in, beside the reports")
+        func selfLoop() throws {
+            let server = try startServer(periodFrames: 256)
+            defer { server.stop() }
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "loop", "--send", "to myself", "--receive",
+                                        "--connect-out", "loop:in", "--json", "--freq", "440"])
+            #expect(node.waitUntil(timeoutSeconds: 15) { !Self.messages($0).isEmpty }, "stderr: \(node.stderr)")
+            node.process.interrupt()
+            #expect(node.exitStatus(timeoutSeconds: 5)?.status == 0)
+            let objects = Self.messages(node)
+            #expect(objects.count == 1)
+            #expect(objects.first?["text"] as? String == "to myself")
+            #expect(objects.first?["profile"] as? String == "ultrasonic")
+            // The tone analysis goes on: reports of the 440 Hz tone under the message.
+            let tones = node.reports.compactMap { $0["freq_hz"] as? Double }
+            #expect(tones.contains { abs($0 - 440) < 0.01 })
+            #expect(node.stderr.contains("sent 9 bytes, profile ultrasonic"))
+        }
+
+        @Test("send → jack_thru → receive")
+        func throughJackThru() throws {
+            let server = try startServer(periodFrames: 128)
+            defer { server.stop() }
+            let thru = try BackgroundProcess("/usr/bin/jack_thru", [], server: server.name)
+            try waitForPort("jack_thru:output_1", server: server.name)
+            let receiver = try LiveCommand(["receive", "-s", server.name, "-n", "rx", "--json", "--count", "1",
+                                            "--connect-in", "jack_thru:output_1"])
+            try waitForPort("rx:in", server: server.name)
+            let sent = try Self.send(server.name, ["via jack_thru", "--profile", "audible"], to: "jack_thru:input_1")
+            #expect(sent.status == 0, "stderr: \(sent.stderr)")
+            #expect(receiver.exitStatus(timeoutSeconds: 10)?.status == 0, "receive: \(receiver.stderr)")
+            #expect(Self.messages(receiver).first?["text"] as? String == "via jack_thru")
+            withExtendedLifetime(thru) {}
+        }
+
+        @Test("receive --duration with nothing sent: exit 1, nothing on stdout; no server: exit 1")
+        func nothingHeard() throws {
+            let server = try startServer(periodFrames: 256)
+            defer { server.stop() }
+            let result = try runCommand(["receive", "-s", server.name, "--duration", "1"], timeoutSeconds: 15)
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            for command in [["receive", "--no-reconnect"], ["send", "x"]] {
+                let gone = try runCommand(command + ["-s", "tn-no-such-server-\(getpid())"], timeoutSeconds: 15)
+                #expect(gone.status == 1)
+                #expect(gone.stderrLines.count == 1 && gone.stderr.hasPrefix("tonenode: error: "), "\(gone.stderr)")
+            }
+        }
+    }
+}
+
+@Suite("send / receive / run --send: bad input")
+struct MessageLinkOptionTests {
+    @Test("one line on stderr, exit 64 (bad option) or 1 (unreadable or empty input), before any JACK client",
+          arguments: [
+            (["send"], 64), (["send", ""], 64), (["send", "x", "--profile", "loud"], 64),
+            (["send", "x", "--file", "y"], 64), (["send", "x", "--level", "3"], 64),
+            (["send", "--file", "/nonexistent/y"], 1), (["receive", "--profile", "loud"], 64),
+            (["receive", "--count", "0"], 64), (["receive", "--duration", "-1"], 64),
+            (["run", "--send", ""], 64), (["run", "--send", "x", "--send-profile", "loud"], 64),
+            (["run", "--send", String(repeating: "x", count: 5000)], 64),
+          ] as [([String], Int32)])
+    func badInput(arguments: [String], status: Int32) throws {
+        // A server name no one runs: a client must not even be tried for these.
+        let result = try runCommand(arguments + ["-s", "tn-no-such-server-\(getpid())"])
+        #expect(result.status == status, "\(arguments): \(result.stderr)")
+        #expect(result.stderrLines.count == 1 && result.stderr.hasPrefix("tonenode: error: "), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("empty standard input: exit 1, one line")
+    func emptyStdin() throws {
+        let tonenode = productsDirectory.appendingPathComponent("tonenode").path
+        let result = try runCommand(["-c", "'\(tonenode)' send - -s tn-no-such-server < /dev/null"], executable: "/bin/sh")
+        #expect(result.status == 1)
+        #expect(result.stderr == "tonenode: error: the message is empty (standard input); nothing to send\n")
+    }
+}
