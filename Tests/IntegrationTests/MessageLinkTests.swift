@@ -138,7 +138,7 @@ struct MessageLinkOptionTests {
             (["send", "--file", "/nonexistent/y"], 1), (["receive", "--profile", "loud"], 64),
             (["receive", "--count", "0"], 64), (["receive", "--duration", "-1"], 64),
             (["run", "--send", ""], 64), (["run", "--send", "x", "--send-profile", "loud"], 64),
-            (["run", "--send", String(repeating: "x", count: 5000)], 64),
+            (["run", "--send", String(repeating: "x", count: 8161)], 64),
           ] as [([String], Int32)])
     func badInput(arguments: [String], status: Int32) throws {
         // A server name no one runs: a client must not even be tried for these.
