@@ -118,6 +118,25 @@ extension JackServerTests {
             withExtendedLifetime(thru) {}
         }
 
+        @Test("a 32 kHz server: ultrasonic cannot be sent or heard (exit 1, one line); audible works, human output")
+        func lowRate() throws {
+            let server = try startServer(periodFrames: 256, sampleRateHz: 32_000)
+            defer { server.stop() }
+            for command in [["send", "x"], ["receive", "--profile", "ultrasonic"]] {
+                let result = try runCommand(command + ["-s", server.name], timeoutSeconds: 15)
+                #expect(result.status == 1, "\(command): \(result.stderr)")
+                #expect(result.stderrLines.filter { $0.contains("error") }.count == 1
+                        && result.stderr.contains("tonenode: error: "), "\(result.stderr)")
+            }
+            let receiver = try LiveCommand(["receive", "-s", server.name, "-n", "rx", "--count", "1"])
+            try waitForPort("rx:in", server: server.name)
+            #expect(try Self.send(server.name, ["line\tbreak", "--profile", "audible"]).status == 0)
+            #expect(receiver.exitStatus(timeoutSeconds: 10)?.status == 0, "receive: \(receiver.stderr)")
+            let lines = receiver.stdout.split(separator: "\n")
+            #expect(lines.count == 1 && lines.first?.hasSuffix("  line\\tbreak") == true, "\(receiver.stdout)")
+            #expect(lines.first?.contains(" s  audible  snr ") == true)
+        }
+
         @Test("receive --duration with nothing sent: exit 1, nothing on stdout; no server: exit 1")
         func nothingHeard() throws {
             let server = try startServer(periodFrames: 256)
