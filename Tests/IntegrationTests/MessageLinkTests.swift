@@ -118,6 +118,27 @@ extension JackServerTests {
             withExtendedLifetime(thru) {}
         }
 
+        @Test("receive outlives a server restart (now at 44.1 kHz) and hears the next message; times go on")
+        func acrossRestart() throws {
+            let name = "tn-test-rx-restart-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            var server = try startServer(periodFrames: 256, sampleRateHz: 48_000, name: name)
+            defer { server.stop() }
+            let receiver = try Self.receiver(name, extra: ["--count", "2"])
+            #expect(try Self.send(name, ["before"]).status == 0)
+            #expect(receiver.waitUntil(timeoutSeconds: 10) { Self.messages($0).count == 1 }, "\(receiver.stderr)")
+            server.stop()
+            #expect(receiver.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("waiting for it to come back") })
+            server = try startServer(periodFrames: 512, sampleRateHz: 44_100, name: name)
+            #expect(receiver.waitUntil(timeoutSeconds: 15) { $0.stderr.contains("reconnected: client 'rx' at 44100 Hz") },
+                    "\(receiver.stderr)")
+            #expect(try Self.send(name, ["after"]).status == 0)
+            #expect(receiver.exitStatus(timeoutSeconds: 10)?.status == 0, "\(receiver.stderr)")
+            let objects = Self.messages(receiver)
+            #expect(objects.compactMap { $0["text"] as? String } == ["before", "after"])
+            let times = objects.compactMap { $0["time_s"] as? Double }
+            #expect(times.count == 2 && times[1] > times[0])
+        }
+
         @Test("a 32 kHz server: ultrasonic cannot be sent or heard (exit 1, one line); audible works, human output")
         func lowRate() throws {
             let server = try startServer(periodFrames: 256, sampleRateHz: 32_000)
