@@ -138,7 +138,9 @@ struct NodeOutput {
         case .message(let message, let channel, let offset):
             let line = json ? MessageFormatter.json(message, timeOffsetSeconds: offset)
                             : MessageFormatter.human(message, timeOffsetSeconds: offset)
-            let tagged = channels > 1 && !json ? "[in_\(channel + 1)] " + line : line
+            // With several channels, say which input heard it (as the reports do).
+            let tagged = channels <= 1 ? line
+                : json ? "{\"channel\":\(channel + 1)," + line.dropFirst() : "[in_\(channel + 1)] " + line
             if let liveView { liveView.printAbove { Console.out(tagged) } } else { Console.out(tagged) }
         case .report(let report):
             // Reports carry their channel (from 1) only when there is more than one.
