@@ -139,6 +139,52 @@ extension JackServerTests {
             #expect(times.count == 2 && times[1] > times[0])
         }
 
+        /// Freewheel (`jack_freewheel y`) runs the graph hundreds of times
+        /// faster than real time while a four-frame message plays: the
+        /// receiver's worker falls behind, its input ring overflows, and the
+        /// frames cut by the gap must be dropped (the message then reported
+        /// incomplete), never delivered damaged.
+        @Test("input ring overflow under freewheel while a message plays: exact or incomplete, never damaged")
+        func overflowUnderFreewheel() throws {
+            let server = try startServer(periodFrames: 1024)
+            defer { server.stop() }
+            let environment = ["JACK_DEFAULT_SERVER": server.name]
+            let receiver = try Self.receiver(server.name, extra: ["--duration", "6"])
+            let text = String(repeating: "freewheel ", count: 12)  // 120 bytes: four frames, 3.3 s
+            let sender = try LiveCommand(["send", "-s", server.name, "-n", "tx", "--connect-out", "rx:in", text])
+            try waitForPort("tx:out", server: server.name)
+            #expect(try runCommand(["y"], executable: "/usr/bin/jack_freewheel", environment: environment).status == 0)
+            usleep(1_000_000)
+            #expect(try runCommand(["n"], executable: "/usr/bin/jack_freewheel", environment: environment).status == 0)
+            #expect(sender.exitStatus(timeoutSeconds: 10)?.status == 0, "send: \(sender.stderr)")
+            // (A message sent after `jack_freewheel n` is not checked: on the
+            // dummy backend no client here passed audio any more after it,
+            // a fresh receiver included.)
+            #expect(receiver.exitStatus(timeoutSeconds: 15) != nil)
+            let objects = Self.messages(receiver)
+            #expect(objects.count <= 1, "stdout: \(receiver.stdout)")
+            let overflows = receiver.stderr.split(separator: "\n").compactMap { line -> Int? in
+                guard let range = line.range(of: " input ring overflow") else { return nil }
+                return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+            }.max() ?? 0
+            #expect(overflows > 0, "the worker kept up with freewheel; no gap was provoked")
+            // What the storm left of the long message: nothing (its first frame
+            // was cut), an incomplete report, or — if the gap missed it — the
+            // exact text. Never other bytes.
+            for object in objects {
+                if object["incomplete"] as? Bool == true {
+                    #expect(object["frames"] as? Int == 4)
+                    #expect((object["frames_received"] as? Int ?? 4) < 4)
+                    #expect(object["base64"] == nil && object["text"] == nil)
+                } else {
+                    #expect(object["text"] as? String == text)
+                }
+            }
+            let outcome = objects.first.map { $0["incomplete"] != nil
+                ? "incomplete, \($0["frames_received"] ?? "?") of 4 frames" : "delivered whole" } ?? "nothing"
+            report("freewheel overflow during a 4-frame message: \(overflows) ring overflows; message \(outcome)")
+        }
+
         @Test("a 32 kHz server: ultrasonic cannot be sent or heard (exit 1, one line); audible works, human output")
         func lowRate() throws {
             let server = try startServer(periodFrames: 256, sampleRateHz: 32_000)
