@@ -13,8 +13,10 @@ final class AnalysisWorker: @unchecked Sendable {
     // thread once started; `stopRequested` is atomic; `bridge` is the C struct
     // whose shared fields are accessed with C atomics.
     private let engine: Engine
-    /// One per input channel.
+    /// One per input channel, or none when tones are not analysed (`receive`).
     private let analyzers: [any StreamAnalyzer]
+    /// One per input channel when messages are decoded, else none.
+    private let messageAnalyzers: [ModemStreamAnalyzer]
     private let bridge: UnsafeMutablePointer<tn_bridge>
     private let publish: @Sendable (NodeEvent) -> Void
     private let stopRequested = Atomic<Bool>(false)
@@ -25,11 +27,14 @@ final class AnalysisWorker: @unchecked Sendable {
     static let niceValue: Int32 = 10
     private let scratch: UnsafeMutablePointer<Float>
 
-    init(engine: Engine, analyzers: [any StreamAnalyzer], bridge: UnsafeMutablePointer<tn_bridge>,
-         publish: @escaping @Sendable (NodeEvent) -> Void) {
-        precondition(analyzers.count == engine.channels, "one analyzer per channel")
+    init(engine: Engine, analyzers: [any StreamAnalyzer], messageAnalyzers: [ModemStreamAnalyzer] = [],
+         bridge: UnsafeMutablePointer<tn_bridge>, publish: @escaping @Sendable (NodeEvent) -> Void) {
+        precondition(analyzers.isEmpty || analyzers.count == engine.channels, "one analyzer per channel, or none")
+        precondition(messageAnalyzers.isEmpty || messageAnalyzers.count == engine.channels,
+                     "one message analyzer per channel, or none")
         self.engine = engine
         self.analyzers = analyzers
+        self.messageAnalyzers = messageAnalyzers
         self.bridge = bridge
         self.publish = publish
         scratch = .allocate(capacity: scratchFrames)
@@ -94,18 +99,27 @@ final class AnalysisWorker: @unchecked Sendable {
     }
 
     private func drain() {
-        for (channel, analyzer) in analyzers.enumerated() {
+        for channel in 0..<engine.channels {
+            let analyzer = analyzers.isEmpty ? nil : analyzers[channel]
+            let messages = messageAnalyzers.isEmpty ? nil : messageAnalyzers[channel]
             while true {
                 let (count, gap) = engine.withCapture(channel) { $0.read(into: scratch, maxCount: scratchFrames) }
                 if let gap {
-                    analyzer.skip(frames: gap.frames)
+                    // Both hear of the gap: a window or a modem frame across it is dropped.
+                    analyzer?.skip(frames: gap.frames)
+                    messages?.skip(frames: gap.frames)
                     continue
                 }
                 if count == 0 { break }
-                analyzer.process(UnsafeBufferPointer(start: scratch, count: count)) { report in
+                let block = UnsafeBufferPointer(start: scratch, count: count)
+                analyzer?.process(block) { report in
                     var report = report
                     report.channel = channel
                     publish(.report(report))
+                }
+                if let messages {
+                    messages.process(block) { _ in }
+                    for event in messages.takeEvents() { publish(.message(event, channel: channel)) }
                 }
             }
         }

@@ -13,7 +13,16 @@ extension Node {
     /// Main thread (or any one thread at a time: the queue has one producer).
     @discardableResult
     public func play(_ samples: [Float], timeoutSeconds: Double? = nil) async -> Bool {
-        let engine = engine
+        await engine.play(samples, timeoutSeconds: timeoutSeconds)
+    }
+}
+
+extension Engine {
+    /// `Node.play`, for a task that holds only the engine (`run --send`).
+    /// One caller at a time: the queue has one producer.
+    @discardableResult
+    public func play(_ samples: [Float], timeoutSeconds: Double? = nil) async -> Bool {
+        let engine = self
         let start = engine.player.enqueuedFrames
         var queued = 0
         let limit = timeoutSeconds ?? (Double(samples.count) / engine.sampleRateHz + 10)

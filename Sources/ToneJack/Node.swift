@@ -35,8 +35,17 @@ public final class Node {
             throw JackError.invalidSetting(problem)
         }
         // One analyser per input channel, each with its own FFT plans and window.
-        let analyzers = try (0..<max(1, settings.channels)).map { _ in
+        let channelCount = max(1, settings.channels)
+        let analyzers = !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
             try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
+        }
+        let messageAnalyzers: [ModemStreamAnalyzer]
+        do {
+            messageAnalyzers = !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
+                try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
+            }
+        } catch {
+            throw JackError.invalidSetting("\(error)")
         }
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.levelAmplitude, muted: settings.muted,
@@ -81,7 +90,8 @@ public final class Node {
         inputPortName = inputPortNames[0]
         outputPortName = outputPortNames[0]
         midiInputPortName = client.fullName(of: midiPort)
-        worker = AnalysisWorker(engine: engine, analyzers: analyzers, bridge: bridge) { continuation.yield($0) }
+        worker = AnalysisWorker(engine: engine, analyzers: analyzers, messageAnalyzers: messageAnalyzers,
+                                bridge: bridge) { continuation.yield($0) }
         worker.start()
 
         do {

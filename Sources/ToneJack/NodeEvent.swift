@@ -4,6 +4,9 @@ import ToneDSP
 public enum NodeEvent: Sendable {
     /// One analysis hop.
     case report(ToneReport)
+    /// A message decoded from tones on input `channel` (from 0), or one
+    /// reported incomplete; its time counts from this node's first input frame.
+    case message(ModemEvent, channel: Int)
     /// New xruns or ring overflows since the last notice (totals).
     case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
     /// The JACK server shut the client down.

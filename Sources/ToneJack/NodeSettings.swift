@@ -37,6 +37,13 @@ public struct NodeSettings: Sendable {
     public var channels = 1
     /// Ports to connect to our `midi_in`.
     public var connectMidi: [String] = []
+    /// Run the tone (or pitch) analysis on `in` and publish reports. Off for
+    /// `tonenode send` and `receive`, so no estimator runs there.
+    public var analyzesTones = true
+    /// Decode messages sent as tones on `in` (`receive`, `run --receive`).
+    public var receivesMessages = false
+    /// The profiles listened for (nil: every profile the server's rate allows).
+    public var messageProfiles: [ModemProfile]?
 
     public init() {}
 
@@ -57,6 +64,12 @@ public struct NodeSettings: Sendable {
         if let highHz, highHz > nyquist {
             return "--band upper edge \(format(highHz)) Hz is above the Nyquist frequency \(format(nyquist)) Hz of this server"
         }
+        if receivesMessages, let profiles = messageProfiles {
+            for profile in profiles {
+                if let problem = profile.parameters.problem(sampleRateHz: sampleRateHz) { return problem }
+            }
+        }
+        if !analyzesTones { return nil }
         if mode == .pitch { return pitchConfiguration(sampleRateHz: sampleRateHz).problem }
         return estimatorConfiguration(sampleRateHz: sampleRateHz).problem
     }

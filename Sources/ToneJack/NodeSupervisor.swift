@@ -20,6 +20,9 @@ public final class NodeSupervisor {
         /// A node is running (the first, or one reopened after a restart).
         case opened(Node, reconnected: Bool)
         case report(ToneReport)
+        /// A decoded (or incomplete) message on input `channel`; add
+        /// `timeOffsetSeconds` to its time (the audio of earlier nodes, after a restart).
+        case message(ModemEvent, channel: Int, timeOffsetSeconds: Double)
         case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
         /// The server shut the client down; `retrying` says whether we wait for it.
         case serverGone(retrying: Bool)
@@ -79,23 +82,33 @@ public final class NodeSupervisor {
             var connections = node.connections()
             var lastSnapshotSeconds = 0.0
             var serverGone = false
+            // Follow the graph as people rewire it (about once a second of
+            // audio, on reports or messages), so a restart restores what was
+            // there just before.
+            func followGraph(atSeconds seconds: Double) {
+                guard seconds - lastSnapshotSeconds >= 1 else { return }
+                lastSnapshotSeconds = seconds
+                if !pending.isEmpty {
+                    let still = node.restore(pending)
+                    let made = pending.filter { !still.contains($0) }
+                    if !made.isEmpty { handle(.connectionsRestored(made)) }
+                    pending = still
+                }
+                connections = node.connections()
+            }
             events: for await event in node.events {
                 switch event {
                 case .report(var report):
                     report.timeSeconds += timeOffsetSeconds
                     handle(.report(report))
-                    // Follow the graph as people rewire it (about once a second),
-                    // so a restart restores what was there just before.
-                    if report.timeSeconds - lastSnapshotSeconds >= 1 {
-                        lastSnapshotSeconds = report.timeSeconds
-                        if !pending.isEmpty {
-                            let still = node.restore(pending)
-                            let made = pending.filter { !still.contains($0) }
-                            if !made.isEmpty { handle(.connectionsRestored(made)) }
-                            pending = still
-                        }
-                        connections = node.connections()
+                    followGraph(atSeconds: report.timeSeconds)
+                case .message(let message, let channel):
+                    handle(.message(message, channel: channel, timeOffsetSeconds: timeOffsetSeconds))
+                    let seconds = switch message {
+                    case .message(let complete): complete.timeSeconds
+                    case .incomplete(let incomplete): incomplete.timeSeconds
                     }
+                    followGraph(atSeconds: seconds + timeOffsetSeconds)
                 case .trouble(let xruns, let overflows, let dropped):
                     handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
                 case .serverGone:

@@ -11,15 +11,10 @@ struct EncodeCommand: ParsableCommand {
             The message is TEXT, the bytes of --file, or standard input with `-`; \
             up to \(ModemFrame.maximumMessageBytes) bytes, sent as frames of 32 bytes, \
             each with its own preamble and CRC-32. `tonenode decode` reads it back.
-            Profiles: ultrasonic (18–20 kHz, ~42 B/s, default), ultrasonic-fast \
-            (18–20 kHz, ~113 B/s), audible (1–5 kHz, ~59 B/s), audible-fast (1–5 kHz, ~175 B/s).
+            \(Transmission.profilesHelp)
             """)
 
-    @Argument(help: ArgumentHelp("The message text, or - to read standard input.", valueName: "text"))
-    var text: String?
-
-    @Option(name: .long, help: ArgumentHelp("Send the bytes of this file instead of TEXT.", valueName: "path"))
-    var file: String?
+    @OptionGroup var input: MessageInput
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The WAV file to write.", valueName: "path"))
     var output: String
@@ -34,29 +29,13 @@ struct EncodeCommand: ParsableCommand {
     var level = -6.0
 
     func validate() throws {
-        if (text == nil) == (file == nil) {
-            throw ValidationError("give the message as TEXT, as - for standard input, or with --file (exactly one)")
-        }
         guard rate >= 8_000, rate <= 384_000 else { throw ValidationError("--rate must be between 8000 and 384000 Hz") }
         if let problem = profile.parameters.problem(sampleRateHz: Double(rate)) { throw ValidationError(problem) }
-        guard level.isFinite, level <= 0, level >= -60 else { throw ValidationError("--level must be between -60 and 0 dBFS") }
+        try Transmission.validate(levelDBFS: level, option: "--level")
     }
 
     func run() throws {
-        let message: [UInt8]
-        if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ModemCommandError("cannot read \(file)")
-            }
-            message = Array(data)
-        } else if text == "-" {
-            message = Array(FileHandle.standardInput.readDataToEndOfFile())
-        } else {
-            message = Array((text ?? "").utf8)
-        }
-        guard message.count <= ModemFrame.maximumMessageBytes else {
-            throw ModemCommandError("the message has \(message.count) bytes; at most \(ModemFrame.maximumMessageBytes) fit")
-        }
+        let message = try input.read()
         let modulator = try ModemModulator(profile: profile, sampleRateHz: Double(rate),
                                            peakLevel: Float(pow(10, level / 20)))
         let samples = try modulator.render(message: message, messageID: UInt16.random(in: 0...UInt16.max))

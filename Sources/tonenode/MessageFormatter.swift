@@ -2,24 +2,26 @@ import Foundation
 import ToneDSP
 
 /// How decoded messages are printed: one line each, human or JSON.
+/// `timeOffsetSeconds` is added to the message's time (a live node's clock
+/// continues across server restarts).
 enum MessageFormatter {
-    static func human(_ event: ModemEvent) -> String {
+    static func human(_ event: ModemEvent, timeOffsetSeconds: Double = 0) -> String {
         switch event {
         case .message(let message):
             let body = message.text.map(printable) ?? "base64:" + Data(message.bytes).base64EncodedString()
-            return String(format: "%10.3f s  %@  snr %5.1f dB  ", message.timeSeconds, message.profile.rawValue,
+            return String(format: "%10.3f s  %@  snr %5.1f dB  ", message.timeSeconds + timeOffsetSeconds, message.profile.rawValue,
                           message.snrDB) + body
         case .incomplete(let message):
             return String(format: "%10.3f s  %@  incomplete: %d of %d frames arrived (message %04x), not delivered",
-                          message.timeSeconds, message.profile.rawValue, message.receivedFrames, message.frameCount,
+                          message.timeSeconds + timeOffsetSeconds, message.profile.rawValue, message.receivedFrames, message.frameCount,
                           Int(message.messageID))
         }
     }
 
-    static func json(_ event: ModemEvent) -> String {
+    static func json(_ event: ModemEvent, timeOffsetSeconds: Double = 0) -> String {
         switch event {
         case .message(let message):
-            var fields = ["\"time_s\":\(decimal(message.timeSeconds))"]
+            var fields = ["\"time_s\":\(decimal(message.timeSeconds + timeOffsetSeconds))"]
             if let text = message.text { fields.append("\"text\":\(quoted(text))") }
             fields.append("\"base64\":\"\(Data(message.bytes).base64EncodedString())\"")
             fields.append("\"profile\":\"\(message.profile.rawValue)\"")
@@ -27,7 +29,7 @@ enum MessageFormatter {
             fields.append("\"frames\":\(message.frameCount)")
             return "{" + fields.joined(separator: ",") + "}"
         case .incomplete(let message):
-            return "{\"time_s\":\(decimal(message.timeSeconds)),\"incomplete\":true,"
+            return "{\"time_s\":\(decimal(message.timeSeconds + timeOffsetSeconds)),\"incomplete\":true,"
                 + "\"profile\":\"\(message.profile.rawValue)\",\"frames_received\":\(message.receivedFrames),"
                 + "\"frames\":\(message.frameCount),\"message_id\":\(message.messageID)}"
         }

@@ -34,6 +34,13 @@ struct RunCommand: AsyncParsableCommand {
             MIDI on port `midi_in`: note-on plays the note (equal temperament \
             around --a4), velocity scales --level, note-off releases, pitch bend \
             bends (--bend-range).
+            Messages as tones: --send TEXT plays the message once, right after \
+            the first start, on top of the tone (--mute sends it alone); a line \
+            on stderr says when it has gone out. --receive also decodes messages \
+            arriving on `in` (every profile the rate allows) on the analysis \
+            worker and prints each on stdout as `receive` does (a JSON object \
+            with time_s, text, base64, profile, snr_db with --json), between the \
+            reports.
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions
@@ -42,6 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Control (MIDI, OSC)") var control: ControlOptions
     @OptionGroup(title: "Pitch") var pitch: ModeOptions
     @OptionGroup(title: "Tuning") var tuning: TuningOptions
+    @OptionGroup(title: "Messages as tones") var messages: MessageRunOptions
 
     @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
     var plain = false
@@ -73,6 +81,7 @@ struct RunCommand: AsyncParsableCommand {
         control.apply(to: &settings)
         pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
         settings.channels = channels
+        settings.receivesMessages = messages.receive
         // Under a session manager: its client id names us, its file holds our settings.
         // Watch signals from the start, so one while joining a session or
         // opening the first client is a clean stop too.
@@ -105,7 +114,9 @@ struct RunCommand: AsyncParsableCommand {
         let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
         let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
                                 channels: settings.channels, stop: supervisor.stopRequester,
-                                liveView: live ? LiveViewRenderer() : nil)
+                                liveView: live ? LiveViewRenderer() : nil,
+                                send: messages.send.map { MessageToSend(bytes: Array($0.utf8), profile: messages.sendProfile,
+                                                                        levelDBFS: messages.sendLevel) })
         output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
@@ -123,6 +134,8 @@ struct NodeOutput {
     let stop: @Sendable () -> Void
     /// On a terminal: the view redrawn in place instead of one line per report.
     let liveView: LiveViewRenderer?
+    /// `--send`: played once after the first start.
+    var send: MessageToSend?
 
     func handle(_ event: NodeSupervisor.Event) {
         switch event {
@@ -138,6 +151,14 @@ struct NodeOutput {
                 $0.periodFrames = node.client.bufferFrames
             }
             liveView?.dspLoadPercent = { [client = node.client] in client.dspLoadPercent }
+            if let send, !reconnected { start(send, on: node) }
+        case .message(let message, let channel, let offset):
+            let line = json ? MessageFormatter.json(message, timeOffsetSeconds: offset)
+                            : MessageFormatter.human(message, timeOffsetSeconds: offset)
+            // With several channels, say which input heard it (as the reports do).
+            let tagged = channels <= 1 ? line
+                : json ? "{\"channel\":\(channel + 1)," + line.dropFirst() : "[in_\(channel + 1)] " + line
+            if let liveView { liveView.printAbove { Console.out(tagged) } } else { Console.out(tagged) }
         case .report(let report):
             // Reports carry their channel (from 1) only when there is more than one.
             let channel = channels > 1 ? report.channel + 1 : nil
@@ -165,6 +186,24 @@ struct NodeOutput {
             diagnostic("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
         case .connectionsRestored(let connections):
             diagnostic("restored: " + connections.map(\.description).joined(separator: ", "))
+        }
+    }
+
+    /// Renders `message` at the node's rate and plays it on a task of its own.
+    private func start(_ message: MessageToSend, on node: Node) {
+        let engine = node.engine
+        let samples: [Float]
+        do {
+            samples = try Transmission.render(message.bytes, profile: message.profile, sampleRateHz: engine.sampleRateHz,
+                                              levelDBFS: message.levelDBFS)
+        } catch {
+            return diagnostic("error: --send: \(error)")
+        }
+        let done = String(format: "sent %d bytes, profile %@, %.3f s", message.bytes.count, message.profile.rawValue,
+                          Double(samples.count) / engine.sampleRateHz)
+        Task.detached {
+            let complete = await engine.play(samples)
+            Console.err(complete ? done : "error: --send: the message did not go out completely")
         }
     }
 
@@ -263,4 +302,11 @@ final class StopRelay: Sendable {
         target.withLock { $0 = stop }
         if isRequested { stop() }
     }
+}
+
+/// A message `run --send` plays once.
+struct MessageToSend: Sendable {
+    let bytes: [UInt8]
+    let profile: ModemProfile
+    let levelDBFS: Double
 }

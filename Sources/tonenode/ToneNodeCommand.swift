@@ -14,12 +14,14 @@ struct ToneNodeCommand: AsyncParsableCommand {
             node to itself (starting a private dummy JACK server if none is running) \
             and checks that every tone it plays is identified. `patch` applies a \
             qjackctl patchbay file. `encode` writes a message as tones into a WAV file; \
-            `decode` prints the messages found in an audio file.
+            `decode` prints the messages found in an audio file; `send` and \
+            `receive` do the same live, through JACK ports.
             Exit status: 0 success, 1 runtime error (no server, unreadable file, …), \
             64 bad command-line option.
             """,
         subcommands: [RunCommand.self, AnalyzeCommand.self, MeasureCommand.self, DemoCommand.self,
-                      PatchCommand.self, EncodeCommand.self, DecodeCommand.self])
+                      PatchCommand.self, EncodeCommand.self, DecodeCommand.self,
+                      SendCommand.self, ReceiveCommand.self])
 
     /// Like ArgumentParser's `main`, but a bad option is one line on stderr
     /// (no usage dump), so scripts and people see just the reason.

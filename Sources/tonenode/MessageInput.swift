@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ToneDSP
+
+/// Where a message to send comes from: TEXT, `-` for standard input, or
+/// `--file`. Shared by `encode` and `send`.
+struct MessageInput: ParsableArguments {
+    @Argument(help: ArgumentHelp("The message text, or - to read standard input.", valueName: "text"))
+    var text: String?
+
+    @Option(name: .long, help: ArgumentHelp("Send the bytes of this file instead of TEXT.", valueName: "path"))
+    var file: String?
+
+    func validate() throws {
+        if (text == nil) == (file == nil) {
+            throw ValidationError("give the message as TEXT, as - for standard input, or with --file (exactly one)")
+        }
+        if text == "" { throw ValidationError("the message TEXT is empty; nothing to send") }
+    }
+
+    /// The message's bytes; throws one line when they cannot be read, are
+    /// empty, or are more than a message holds.
+    func read() throws -> [UInt8] {
+        let message: [UInt8]
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ModemCommandError("cannot read \(file)")
+            }
+            message = Array(data)
+        } else if text == "-" {
+            message = Array(FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            message = Array((text ?? "").utf8)
+        }
+        guard !message.isEmpty else {
+            throw ModemCommandError("the message is empty (\(file ?? "standard input")); nothing to send")
+        }
+        guard message.count <= ModemFrame.maximumMessageBytes else {
+            throw ModemCommandError("the message has \(message.count) bytes; at most \(ModemFrame.maximumMessageBytes) fit")
+        }
+        return message
+    }
+}
+
+/// Peak level and profile of a transmission.
+enum Transmission {
+    static let profilesHelp = """
+        Profiles: ultrasonic (18–20 kHz, ~42 B/s, default), ultrasonic-fast \
+        (18–20 kHz, ~113 B/s), audible (1–5 kHz, ~59 B/s), audible-fast (1–5 kHz, ~175 B/s).
+        """
+
+    static func validate(levelDBFS: Double, option: String) throws {
+        guard levelDBFS.isFinite, levelDBFS <= 0, levelDBFS >= -60 else {
+            throw ValidationError("\(option) must be between -60 and 0 dBFS")
+        }
+    }
+
+    /// The message as samples at `sampleRateHz`, with a fresh message ID.
+    static func render(_ message: [UInt8], profile: ModemProfile, sampleRateHz: Double,
+                       levelDBFS: Double) throws -> [Float] {
+        if let problem = profile.parameters.problem(sampleRateHz: sampleRateHz) { throw ModemCommandError(problem) }
+        let modulator = try ModemModulator(profile: profile, sampleRateHz: sampleRateHz,
+                                           peakLevel: Float(pow(10, levelDBFS / 20)))
+        return try modulator.render(message: message, messageID: UInt16.random(in: 0...UInt16.max))
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import ToneDSP
+
+/// `run --send` / `run --receive`: messages as tones beside the tone.
+struct MessageRunOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Send this message once on `out` right after start, added to the tone (add --mute to send it alone).",
+        valueName: "text"))
+    var send: String?
+
+    @Option(name: .customLong("send-profile"), help: "Band and speed of --send.")
+    var sendProfile: ModemProfile = .ultrasonic
+
+    @Option(name: .customLong("send-level"), help: ArgumentHelp("Peak level of --send in dBFS (≤ 0).", valueName: "dbfs"))
+    var sendLevel = -6.0
+
+    @Flag(help: "Also decode messages sent as tones on `in`; each is printed on stdout as `receive` prints it, beside the reports.")
+    var receive = false
+
+    func validate() throws {
+        if let send {
+            guard !send.isEmpty else { throw ValidationError("--send: the message is empty; nothing to send") }
+            guard send.utf8.count <= ModemFrame.maximumMessageBytes else {
+                throw ValidationError("--send: the message has \(send.utf8.count) bytes; at most \(ModemFrame.maximumMessageBytes) fit")
+            }
+        }
+        try Transmission.validate(levelDBFS: sendLevel, option: "--send-level")
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import ToneDSP
+import ToneJack
+
+struct ReceiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receive",
+        abstract: "Print the messages sent as tones that arrive on a JACK port `in`.",
+        discussion: """
+            Opens a JACK client (never starts a server) with ports `in` and `out` \
+            (silent), listens on `in` for every profile the server's rate allows \
+            (or only --profile), and prints each message as it arrives, in the \
+            format of `decode`: one line with time, profile, SNR and the text (or \
+            base64: when it is not valid UTF-8), or with --json one object per \
+            line (time_s, text when valid UTF-8, base64, profile, snr_db, frames). \
+            A multi-frame message with a frame missing is reported as incomplete \
+            ("incomplete":true, no bytes). A frame that spans a gap in the input \
+            (a ring overflow) is dropped, never delivered damaged. Times count from \
+            the first input frame. Demodulation runs on the analysis worker thread; \
+            no tone analysis runs. Diagnostics go to stderr. When the server goes \
+            away it waits for it to come back, like `run`.
+            Exit status: 0 when at least one message was received (like grep), 1 \
+            when none before the stop (SIGINT/SIGTERM, --duration, --count) or on \
+            an error, 64 on a bad option.
+            """)
+
+    @OptionGroup(title: "JACK") var jack: JackOptions
+
+    @Flag(help: "One JSON object per message.")
+    var json = false
+
+    @Option(help: "Listen only for this profile.")
+    var profile: ModemProfile?
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Stop after this many complete messages.", valueName: "n"))
+    var count: Int?
+
+    @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
+    var noReconnect = false
+
+    func validate() throws {
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+    }
+
+    func run() async throws {
+        var settings = NodeSettings()
+        jack.apply(to: &settings)
+        settings.muted = true
+        settings.analyzesTones = false
+        settings.receivesMessages = true
+        settings.messageProfiles = profile.map { [$0] }
+        let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
+        let stop = supervisor.stopRequester
+        let signals = SignalWatcher(onSignal: stop)
+        defer { signals.cancel() }
+        var timer: Task<Void, Never>?
+        defer { timer?.cancel() }
+        var delivered = 0
+        let output = MessageOutput(json: json)
+        let outcome = try await supervisor.run { event in
+            switch event {
+            case .opened(let node, let reconnected):
+                let profiles = (profile.map { [$0] } ?? ModemProfile.allCases.filter {
+                    $0.parameters.problem(sampleRateHz: node.engine.sampleRateHz) == nil
+                }).map(\.rawValue)
+                Console.err((reconnected ? "reconnected: " : "") + "client '\(node.client.name)' at "
+                            + "\(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
+                            + "listening on \(node.inputPortName) for \(profiles.joined(separator: ", "))")
+                if timer == nil, let duration {
+                    timer = Task {
+                        try? await Task.sleep(for: .seconds(duration))
+                        if !Task.isCancelled { stop() }
+                    }
+                }
+            case .message(let message, _, let offset):
+                output.print(message, timeOffsetSeconds: offset)
+                if case .message = message {
+                    delivered += 1
+                    if let count, delivered >= count { stop() }
+                }
+            case .report:
+                break
+            case .trouble(let xruns, let overflows, let dropped):
+                Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
+            case .serverGone(let retrying):
+                Console.err("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+            case .connectionsPending(let connections):
+                Console.err("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
+            case .connectionsRestored(let connections):
+                Console.err("restored: " + connections.map(\.description).joined(separator: ", "))
+            }
+        }
+        if outcome == .serverGone || delivered == 0 { throw ExitCode.failure }
+    }
+}
+
+/// Prints received messages on stdout, one line each, as `decode` does.
+struct MessageOutput {
+    let json: Bool
+
+    func print(_ event: ModemEvent, timeOffsetSeconds: Double = 0) {
+        Console.out(json ? MessageFormatter.json(event, timeOffsetSeconds: timeOffsetSeconds)
+                         : MessageFormatter.human(event, timeOffsetSeconds: timeOffsetSeconds))
+    }
+}

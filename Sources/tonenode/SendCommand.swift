@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import ToneDSP
+import ToneJack
+
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a message as tones on a JACK port `out`, once, then exit.",
+        discussion: """
+            Opens a JACK client (never starts a server), renders the message at \
+            the server's sample rate and plays it once on `out` (nothing else: the \
+            tone is muted), and exits when its last sample has left the port. The \
+            message is TEXT, the bytes of --file, or standard input with `-`; up \
+            to \(ModemFrame.maximumMessageBytes) bytes, sent as frames of 32 bytes, \
+            each with its own preamble and CRC-32. `tonenode receive` (or `run \
+            --receive`) on the other end prints it.
+            \(Transmission.profilesHelp) The ultrasonic profiles need a server \
+            at 44.1 kHz or more.
+            Exit status: 0 when every sample went out, 1 on a runtime error (no \
+            server, unreadable or empty input, a profile the server's rate cannot \
+            carry, the server stopped), 64 on a bad option.
+            """)
+
+    @OptionGroup(title: "JACK") var jack: JackOptions
+    @OptionGroup(title: "Message") var input: MessageInput
+
+    @Option(help: "Band and speed.")
+    var profile: ModemProfile = .ultrasonic
+
+    @Option(help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
+    var level = -6.0
+
+    func validate() throws {
+        try Transmission.validate(levelDBFS: level, option: "--level")
+    }
+
+    func run() async throws {
+        // Read the message before touching JACK: bad input never opens a client.
+        let message = try input.read()
+        var settings = NodeSettings()
+        jack.apply(to: &settings)
+        settings.muted = true
+        settings.analyzesTones = false
+        let node = try Node(settings: settings)
+        defer { node.stop() }
+        let rate = node.engine.sampleRateHz
+        let samples = try Transmission.render(message, profile: profile, sampleRateHz: rate, levelDBFS: level)
+        guard await node.play(samples) else {
+            throw ModemCommandError("the JACK server stopped taking samples before the message had gone out")
+        }
+        let frames = (message.count + ModemParameters.payloadBytesPerFrame - 1) / ModemParameters.payloadBytesPerFrame
+        Console.err(String(format: "sent %d bytes in %d frame(s) on %@, profile %@, %.3f s at %.0f Hz",
+                           message.count, frames, node.outputPortName, profile.rawValue,
+                           Double(samples.count) / rate, rate))
+    }
+}
