@@ -103,6 +103,7 @@ final class FrameDemodulator {
                 bins[2 * (symbol * k + subcarrier) + 1] = accumulators[4 * subcarrier + 1]
             }
         }
+        removeResidualClockOffset()
         // Differential detection.
         var magnitudeSum = 0.0
         let bps = p.bitsPerSubcarrier
