@@ -31,8 +31,11 @@ extension FrameDemodulator {
             }
         }
         let period = p.symbolPeriodSeconds
-        let span = 0.45 / (Double(power) * p.subcarrierHz(k - 1) * period)
-        let steps = 40
+        // The turns repeat only when δ·T·P·spacing is an integer (δ of several percent),
+        // so the grid can cover what the preamble may have missed, in steps that move the
+        // highest subcarrier's P-th power by 0.1 rad at most.
+        let span = 800e-6
+        let steps = max(40, Int((span * Double(power) * 2 * Double.pi * p.subcarrierHz(k - 1) * period / 0.1).rounded(.up)))
         var best = 0.0
         var bestScore = -Double.infinity
         for step in -steps...steps {
