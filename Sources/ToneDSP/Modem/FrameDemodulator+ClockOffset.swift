@@ -12,8 +12,14 @@ extension FrameDemodulator {
     /// DQPSK) lose their data and keep P times the turn; the δ whose predicted
     /// turns best match them (a grid within the range P makes unambiguous) is
     /// removed from every symbol.
+    ///
+    /// Only in a wide band: in the narrow ultrasonic band the chirps measure the
+    /// offset to a few ppm and the turn is nearly common to every subcarrier
+    /// (the coherent tries estimate it), while a search in strong noise could
+    /// lock onto a wrong offset.
     func removeResidualClockOffset() {
         let p = parameters
+        guard (p.highHz - p.lowHz) / ((p.highHz + p.lowHz) / 2) > 0.5 else { return }
         let k = p.subcarrierCount
         let power = p.bitsPerSubcarrier == 1 ? 2 : 4
         // Data-free differential products point along +1 (DBPSK) or −1 (DQPSK, whose π/4 step per symbol becomes π).
