@@ -6,7 +6,7 @@ public enum ModemProfile: String, CaseIterable, Sendable {
     case ultrasonicFast = "ultrasonic-fast"
     /// 1–5 kHz, about 59 B/s: a short hiss; long guard intervals for reverberant rooms.
     case audible
-    /// 1–5 kHz, about 175 B/s.
+    /// 1–5 kHz, about 105 B/s: the long symbols and guard of `audible`, DQPSK, for reverberant rooms.
     case audibleFast = "audible-fast"
 
     /// The waveform this profile sends.
