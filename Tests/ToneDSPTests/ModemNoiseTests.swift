@@ -29,7 +29,7 @@ struct ModemNoiseTests {
     }
 
     @Test("white noise: success rate at and above each profile's working SNR",
-          arguments: [(ModemProfile.ultrasonic, -10.0, 30, 29), (.ultrasonicFast, 5, 20, 20),
+          arguments: [(ModemProfile.ultrasonic, -11.0, 30, 29), (.ultrasonicFast, 5, 20, 20),
                       (.audible, 0, 20, 20), (.audibleFast, 5, 20, 20)])
     func whiteNoise(profile: ModemProfile, snrDB: Double, trials: Int, required: Int) throws {
         let got = try Self.successes(profile: profile, trials: trials, seedBase: 100) { signal, power, seed in
