@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ToneDSP
 
@@ -90,5 +91,19 @@ struct ModemCodingTests {
             try modulator.render(message: Array(repeating: 0, count: ModemFrame.maximumMessageBytes + 1), messageID: 1)
         }
         #expect(throws: ModemModulator.SetupError.self) { try ModemModulator(profile: .ultrasonic, sampleRateHz: 32_000) }
+    }
+
+    @Test("channel smoothing across subcarriers follows a timing slope and averages the noise away")
+    func channelSmoothing() {
+        var random = SeededRandom(seed: 77)
+        let step = 0.3  // radians per subcarrier: a timing offset
+        let clean = (0..<60).map { Complex(cos(step * Double($0) + 1), sin(step * Double($0) + 1)) }
+        let noisy = clean.map { Complex($0.re + 0.5 * random.gaussian(), $0.im + 0.5 * random.gaussian()) }
+        let smoothed = FrameDemodulator.smoothed(noisy, halfWidth: 4)
+        func phaseError(_ values: [Complex]) -> Double {
+            zip(values, clean).map { abs(($0 * $1.conjugate).phase) }.reduce(0, +) / Double(values.count)
+        }
+        #expect(phaseError(smoothed) < 0.6 * phaseError(noisy), "\(phaseError(smoothed)) against \(phaseError(noisy))")
+        #expect(phaseError(smoothed) < 0.25)
     }
 }

@@ -29,7 +29,7 @@ struct ModemNoiseTests {
     }
 
     @Test("white noise: success rate at and above each profile's working SNR",
-          arguments: [(ModemProfile.ultrasonic, -10.0, 30, 29), (.ultrasonicFast, 5, 20, 20),
+          arguments: [(ModemProfile.ultrasonic, -11.0, 30, 29), (.ultrasonicFast, 5, 20, 20),
                       (.audible, 0, 20, 20), (.audibleFast, 5, 20, 20)])
     func whiteNoise(profile: ModemProfile, snrDB: Double, trials: Int, required: Int) throws {
         let got = try Self.successes(profile: profile, trials: trials, seedBase: 100) { signal, power, seed in
@@ -55,7 +55,8 @@ struct ModemNoiseTests {
     }
 
     @Test("reverberant room (direct = reverberant energy)",
-          arguments: [(ModemProfile.ultrasonic, 0.6, 12, 11), (.audible, 0.3, 10, 10), (.audible, 0.6, 10, 9)])
+          arguments: [(ModemProfile.ultrasonic, 0.6, 12, 11), (.audible, 0.3, 10, 10), (.audible, 0.6, 10, 9),
+                      (.audibleFast, 0.3, 10, 10)])
     func reverb(profile: ModemProfile, rt60Seconds: Double, trials: Int, required: Int) throws {
         let got = try Self.successes(profile: profile, trials: trials, seedBase: 400) { signal, power, seed in
             let response = ModemChannel.roomImpulseResponse(rt60Seconds: rt60Seconds, sampleRateHz: 48_000, seed: seed)

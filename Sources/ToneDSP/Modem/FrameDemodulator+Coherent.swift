@@ -13,7 +13,11 @@ extension FrameDemodulator {
     /// - Parameter decisions: phases of every symbol and subcarrier from an earlier
     ///   decoding (re-encoded); with them the channel is estimated from the
     ///   decided symbols instead of the P-th power (a third pass).
-    func coherentSoftBits(decisions: [[Double]]? = nil) {
+    ///   - smoothingSubcarriers: when positive, each subcarrier's channel is averaged with
+    ///     this many neighbours on either side (after removing the common phase slope of a
+    ///     timing offset): better estimates in white noise over a flat channel, worse in a
+    ///     reverberant room whose response changes from one subcarrier to the next.
+    func coherentSoftBits(decisions: [[Double]]? = nil, smoothingSubcarriers: Int = 0) {
         let p = parameters
         let k = p.subcarrierCount
         let count = symbolCount
@@ -53,10 +57,16 @@ extension FrameDemodulator {
         }
         // Per subcarrier: rotate the channel phase away (BPSK: ±a; QPSK: a·{1, j, −1, −j}),
         // then QPSK by π/4 more so each axis carries one bit.
+        var sums = [Complex](repeating: Complex(0, 0), count: k)
+        for subcarrier in 0..<k {
+            for symbol in 0..<count { sums[subcarrier] = sums[subcarrier] + stripped(symbol * k + subcarrier) }
+        }
+        if smoothingSubcarriers > 0 {
+            sums = Self.smoothed(sums, halfWidth: smoothingSubcarriers)
+        }
         var w = z
         for subcarrier in 0..<k {
-            var sum = Complex(0, 0)
-            for symbol in 0..<count { sum = sum + stripped(symbol * k + subcarrier) }
+            let sum = sums[subcarrier]
             var angle = atan2(sum.im, sum.re) / order
             if power == 4 { angle -= Double.pi / 4 }
             let rotation = Complex(cos(-angle), sin(-angle))
@@ -99,6 +109,23 @@ extension FrameDemodulator {
                     slotSoft[slot + 1] = Float(b1)
                 }
             }
+        }
+    }
+
+    /// Each value averaged with `halfWidth` neighbours on either side, after the
+    /// common phase step from one value to the next (a timing offset) is removed.
+    static func smoothed(_ values: [Complex], halfWidth: Int) -> [Complex] {
+        guard values.count > 1 else { return values }
+        var slope = Complex(0, 0)
+        for index in 1..<values.count { slope = slope + values[index] * values[index - 1].conjugate }
+        let step = atan2(slope.im, slope.re)
+        return values.indices.map { index in
+            var total = Complex(0, 0)
+            for other in max(0, index - halfWidth)...min(values.count - 1, index + halfWidth) {
+                let angle = -step * Double(other - index)
+                total = total + values[other] * Complex(cos(angle), sin(angle))
+            }
+            return total
         }
     }
 

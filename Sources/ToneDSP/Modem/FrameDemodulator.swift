@@ -22,6 +22,9 @@ final class FrameDemodulator {
     /// The Viterbi decoder's latest output.
     private var lastBits: [UInt8] = []
 
+    /// Neighbours on either side averaged into a subcarrier's channel in the last tries.
+    static let smoothingSubcarriers = 4
+
     struct Result {
         let frame: ModemFrame
         let snrDB: Double
@@ -100,6 +103,7 @@ final class FrameDemodulator {
                 bins[2 * (symbol * k + subcarrier) + 1] = accumulators[4 * subcarrier + 1]
             }
         }
+        removeResidualClockOffset()
         // Differential detection.
         var magnitudeSum = 0.0
         let bps = p.bitsPerSubcarrier
@@ -127,6 +131,16 @@ final class FrameDemodulator {
         for _ in 0..<2 {
             let slots = slotBits(ofInformationBits: lastBits)
             coherentSoftBits(decisions: ModemModulator.symbolPhases(parameters: p, slots: slots))
+            if let frame = decodeSlots(scale: 1) { return Result(frame: frame, snrDB: snrDB(of: frame)) }
+        }
+        // Last tries, for a flat channel in strong noise: the same, with each subcarrier's
+        // channel averaged over its neighbours.
+        coherentSoftBits(smoothingSubcarriers: Self.smoothingSubcarriers)
+        if let frame = decodeSlots(scale: 1) { return Result(frame: frame, snrDB: snrDB(of: frame)) }
+        for _ in 0..<2 {
+            let slots = slotBits(ofInformationBits: lastBits)
+            coherentSoftBits(decisions: ModemModulator.symbolPhases(parameters: p, slots: slots),
+                             smoothingSubcarriers: Self.smoothingSubcarriers)
             if let frame = decodeSlots(scale: 1) { return Result(frame: frame, snrDB: snrDB(of: frame)) }
         }
         return nil

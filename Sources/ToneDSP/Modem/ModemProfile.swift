@@ -6,7 +6,7 @@ public enum ModemProfile: String, CaseIterable, Sendable {
     case ultrasonicFast = "ultrasonic-fast"
     /// 1–5 kHz, about 59 B/s: a short hiss; long guard intervals for reverberant rooms.
     case audible
-    /// 1–5 kHz, about 175 B/s.
+    /// 1–5 kHz, about 105 B/s: the long symbols and guard of `audible`, DQPSK, for reverberant rooms.
     case audibleFast = "audible-fast"
 
     /// The waveform this profile sends.
@@ -29,9 +29,9 @@ public enum ModemProfile: String, CaseIterable, Sendable {
                             bitsPerSubcarrier: 1, punctured: false, extraDataSymbols: 1)
         case .audibleFast:
             ModemParameters(profile: self, lowHz: 1_000, highHz: 5_000, chirpLowHz: 1_100, chirpHighHz: 4_900,
-                            chirpSeconds: 0.025, gapSeconds: 0.005, firstSubcarrierHz: 1_150, subcarrierCount: 75,
-                            symbolSeconds: 0.02, guardSeconds: 0.005, taperSeconds: 0.0025,
-                            bitsPerSubcarrier: 2, punctured: true)
+                            chirpSeconds: 0.025, gapSeconds: 0.005, firstSubcarrierHz: 1_125, subcarrierCount: 151,
+                            symbolSeconds: 0.04, guardSeconds: 0.02, taperSeconds: 0.01,
+                            bitsPerSubcarrier: 2, punctured: false)
         }
     }
 }
