@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "ToneDSP", targets: ["ToneDSP"]),
         .library(name: "ToneAudioFile", targets: ["ToneAudioFile"]),
         .library(name: "ToneJack", targets: ["ToneJack"]),
+        // Seeded noise and channel models shared by the unit tests and the benchmarks.
+        .library(name: "ToneTestSupport", targets: ["ToneTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -29,6 +31,7 @@ let package = Package(
             providers: [.apt(["libsndfile1-dev"])]),
 
         .target(name: "ToneDSP", dependencies: ["CFFTW"]),
+        .target(name: "ToneTestSupport", dependencies: ["ToneDSP"]),
         .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
         .target(name: "ToneJack", dependencies: ["CJack", "ToneDSP"]),
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
@@ -41,7 +44,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneAudioFile"]),
+        .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneAudioFile", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
         .testTarget(
             name: "IntegrationTests",

@@ -13,16 +13,19 @@ let package = Package(
         .package(name: "ToneNode", path: "../"),
     ],
     targets: [
+        // What the benchmarks share: the machine line of every report.
+        .target(name: "BenchSupport"),
         .executableTarget(
             name: "tonenode-bench",
-            dependencies: [.product(name: "ToneDSP", package: "ToneNode")]),
+            dependencies: ["BenchSupport", .product(name: "ToneDSP", package: "ToneNode")]),
         // `tonenode analyze --mode pitch` against aubiopitch on the same files.
         .executableTarget(
             name: "pitch-bench",
-            dependencies: [.product(name: "ToneDSP", package: "ToneNode"),
+            dependencies: ["BenchSupport", .product(name: "ToneDSP", package: "ToneNode"),
                            .product(name: "ToneAudioFile", package: "ToneNode")]),
         .executableTarget(
             name: "modem-bench",
-            dependencies: [.product(name: "ToneDSP", package: "ToneNode")]),
+            dependencies: [.product(name: "ToneDSP", package: "ToneNode"),
+                           .product(name: "ToneTestSupport", package: "ToneNode")]),
     ]
 )

@@ -83,31 +83,12 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
         return readRaw(into: UnsafeMutableRawPointer(destination), maxCount: maxCount)
     }
 
-    /// Copies up to `maxCount` elements out as raw bytes, for a consumer on
-    /// the audio thread (non-generic, so it can be `@_noLocks`-checked).
-    /// Consumer only. - Returns: how many elements were copied.
+    /// Copies up to `maxCount` elements out as raw bytes (`destination` holds
+    /// `maxCount` elements of the ring's stride): the non-generic twin of
+    /// `read`, for a consumer on the audio thread (`@_noLocks`-checked).
+    /// Consumer only; never blocks. - Returns: how many elements were copied.
     @_noLocks
     public func readRaw(into destination: UnsafeMutableRawPointer, maxCount: Int) -> Int {
-        let read = readIndex.load(ordering: .relaxed)
-        let write = writeIndex.load(ordering: .acquiring)
-        let count = min(maxCount, write - read)
-        guard count > 0 else { return 0 }
-        let start = read & mask
-        let first = min(count, capacity - start)
-        destination.copyMemory(from: storage + start * stride, byteCount: first * stride)
-        if first < count {
-            (destination + first * stride).copyMemory(from: storage, byteCount: (count - first) * stride)
-        }
-        readIndex.store(read + count, ordering: .releasing)
-        return count
-    }
-
-    /// Copies up to `maxCount` elements out as raw bytes (`destination` holds
-    /// `maxCount` elements of the ring's stride); the non-generic twin of
-    /// `read`, for a consumer on the audio thread. Consumer only; never blocks.
-    /// - Returns: how many were copied.
-    @_noLocks
-    public func readBytes(into destination: UnsafeMutableRawPointer, maxCount: Int) -> Int {
         let read = readIndex.load(ordering: .relaxed)
         let write = writeIndex.load(ordering: .acquiring)
         let count = min(maxCount, write - read)

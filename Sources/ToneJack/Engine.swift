@@ -135,7 +135,7 @@ public final class Engine: @unchecked Sendable {
     public func render(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
                        midi: UnsafePointer<tn_midi_event>? = nil, midiCount: Int = 0) {
         while true {
-            let count = commands.readBytes(into: commandScratch, maxCount: Self.commandBatch)
+            let count = commands.readRaw(into: commandScratch, maxCount: Self.commandBatch)
             for index in 0..<count { generator.pointee.apply(commandScratch[index]) }
             appliedCommands.wrappingAdd(count, ordering: .relaxed)
             if count < Self.commandBatch { break }

@@ -1,3 +1,4 @@
+import BenchSupport
 // pitch-bench: `tonenode analyze --mode pitch` against aubio's `aubiopitch -p yinfft`
 // and `-p yin` on the same generated files, same window and hop, in one run.
 //

@@ -1,3 +1,4 @@
+import BenchSupport
 // tonenode-bench: ToneNode's hot paths against plain references, in one run.
 //
 // The machine is shared and noisy, so absolute numbers drift from run to run;

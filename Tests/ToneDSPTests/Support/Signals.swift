@@ -1,3 +1,6 @@
+// Seeded noise (SeededRandom, PinkNoise) and the modem channel models live in
+// ToneTestSupport, shared with the benchmarks.
+@_exported import ToneTestSupport
 import Foundation
 import ToneDSP
 

@@ -3,14 +3,14 @@ import ToneDSP
 
 /// Seeded channels for modem tests: noise at a full-band SNR, a synthetic
 /// reverberant room, a clock offset, gain, clipping.
-enum ModemChannel {
+public enum ModemChannel {
     /// Mean power of a transmission over its airtime (padding is silence).
-    static func meanPower(_ signal: [Float], airtimeFrames: Int) -> Double {
+    public static func meanPower(_ signal: [Float], airtimeFrames: Int) -> Double {
         signal.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, airtimeFrames))
     }
 
     /// Adds white Gaussian noise (flat over 0…fs/2) at `snrDB` below `signalPower`.
-    static func addNoise(_ signal: [Float], signalPower: Double, snrDB: Double, seed: UInt64) -> [Float] {
+    public static func addNoise(_ signal: [Float], signalPower: Double, snrDB: Double, seed: UInt64) -> [Float] {
         var random = SeededRandom(seed: seed)
         let sigma = (signalPower / pow(10, snrDB / 10)).squareRoot()
         return signal.map { $0 + Float(sigma * random.gaussian()) }
@@ -18,7 +18,7 @@ enum ModemChannel {
 
     /// A room: a direct path plus exponentially decaying noise with the given
     /// RT60, the reverberant part carrying `reverbToDirect` times the direct energy.
-    static func roomImpulseResponse(rt60Seconds: Double, sampleRateHz: Double, seed: UInt64,
+    public static func roomImpulseResponse(rt60Seconds: Double, sampleRateHz: Double, seed: UInt64,
                                     reverbToDirect: Double = 1, delaySeconds: Double = 0.002) -> [Float] {
         var random = SeededRandom(seed: seed)
         let length = Int(1.2 * rt60Seconds * sampleRateHz)
@@ -36,7 +36,7 @@ enum ModemChannel {
     }
 
     /// Linear convolution by FFT.
-    static func convolve(_ signal: [Float], _ response: [Float]) -> [Float] {
+    public static func convolve(_ signal: [Float], _ response: [Float]) -> [Float] {
         let length = signal.count + response.count - 1
         var size = 1024
         while size < length { size *= 2 }
@@ -57,7 +57,7 @@ enum ModemChannel {
 
     /// The sender's clock runs (1 + ε) times the receiver's: its frequencies
     /// arrive scaled by (1 + ε). Windowed-sinc interpolation (±32 taps, Blackman).
-    static func clockOffset(_ signal: [Float], epsilon: Double) -> [Float] {
+    public static func clockOffset(_ signal: [Float], epsilon: Double) -> [Float] {
         let taps = 32
         let count = Int(Double(signal.count) / (1 + epsilon))
         var out = [Float](repeating: 0, count: count)
@@ -83,7 +83,7 @@ enum ModemChannel {
     }
 
     /// Music-like input: a few sustained notes with harmonics, chords changing every 0.4 s, some percussive noise.
-    static func musicLike(seconds: Double, sampleRateHz: Double, seed: UInt64) -> [Float] {
+    public static func musicLike(seconds: Double, sampleRateHz: Double, seed: UInt64) -> [Float] {
         var random = SeededRandom(seed: seed)
         let count = Int(seconds * sampleRateHz)
         var out = [Float](repeating: 0, count: count)
@@ -109,7 +109,7 @@ enum ModemChannel {
     }
 
     /// Pushes `signal` through a receiver in chunks of `chunkFrames`, then finishes.
-    static func receive(_ signal: [Float], sampleRateHz: Double, profiles: [ModemProfile]?,
+    public static func receive(_ signal: [Float], sampleRateHz: Double, profiles: [ModemProfile]?,
                         chunkFrames: Int = 1024) throws -> [ModemEvent] {
         let receiver = try ModemReceiver(sampleRateHz: sampleRateHz, profiles: profiles)
         var events: [ModemEvent] = []
@@ -122,16 +122,16 @@ enum ModemChannel {
         return events + receiver.finish()
     }
 
-    static func messages(_ events: [ModemEvent]) -> [ModemMessage] {
+    public static func messages(_ events: [ModemEvent]) -> [ModemMessage] {
         events.compactMap { if case .message(let message) = $0 { message } else { nil } }
     }
 
-    static func incomplete(_ events: [ModemEvent]) -> [IncompleteModemMessage] {
+    public static func incomplete(_ events: [ModemEvent]) -> [IncompleteModemMessage] {
         events.compactMap { if case .incomplete(let message) = $0 { message } else { nil } }
     }
 
     /// A seeded 32-byte message.
-    static func randomMessage(bytes: Int = 32, seed: UInt64) -> [UInt8] {
+    public static func randomMessage(bytes: Int = 32, seed: UInt64) -> [UInt8] {
         var random = SeededRandom(seed: seed)
         return (0..<bytes).map { _ in UInt8(truncatingIfNeeded: random.next()) }
     }

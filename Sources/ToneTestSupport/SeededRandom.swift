@@ -1,14 +1,13 @@
 import Foundation
 
-// Copies of Tests/ToneDSPTests/Support/SeededRandom.swift (a test target cannot be imported).
 /// xoshiro256** seeded through SplitMix64: fast, good statistics, and the same
 /// sequence on every machine, so a failing test reproduces from its seed.
-struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator {
     private var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
     /// The second Box–Muller output, kept for the next call.
     private var spareGaussian: Double?
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         var splitMix = seed
         func next() -> UInt64 {
             splitMix &+= 0x9E37_79B9_7F4A_7C15
@@ -20,7 +19,7 @@ struct SeededRandom: RandomNumberGenerator {
         s0 = next(); s1 = next(); s2 = next(); s3 = next()
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
         let t = s1 << 17
         s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3
@@ -30,10 +29,10 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// Uniform in [0, 1) with 53 random bits.
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    public mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// Standard normal deviate (Box–Muller, both outputs used).
-    mutating func gaussian() -> Double {
+    public mutating func gaussian() -> Double {
         if let spare = spareGaussian {
             spareGaussian = nil
             return spare
@@ -46,24 +45,24 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// A phase uniform in [0, 2π).
-    mutating func phase() -> Double { 2 * Double.pi * uniform() }
+    public mutating func phase() -> Double { 2 * Double.pi * uniform() }
 }
 
 /// Pink (1/f) noise by Paul Kellet's refined filter: a sum of first-order
 /// low-passes fed with white noise, within ±0.05 dB of 1/f above ~9 Hz at
 /// 44.1–48 kHz. Below that it levels off, so the stream is stationary.
-struct PinkNoise {
+public struct PinkNoise {
     private var random: SeededRandom
     private var b0 = 0.0, b1 = 0.0, b2 = 0.0, b3 = 0.0, b4 = 0.0, b5 = 0.0, b6 = 0.0
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         random = SeededRandom(seed: seed)
         // Let the slowest pole (τ ≈ 880 samples) settle from the zero state.
         for _ in 0..<20_000 { _ = next() }
     }
 
     /// Next sample; its RMS is about 3.3 for unit-variance white input.
-    mutating func next() -> Double {
+    public mutating func next() -> Double {
         let white = random.gaussian()
         b0 = 0.99886 * b0 + white * 0.0555179
         b1 = 0.99332 * b1 + white * 0.0750759

@@ -6,8 +6,8 @@ import Darwin
 import Foundation
 
 /// One line describing where the numbers were taken.
-enum MachineInfo {
-    static var summary: String {
+public enum MachineInfo {
+    public static var summary: String {
         var parts = ["nproc \(sysconf(Int32(_SC_NPROCESSORS_ONLN)))", "uname -m \(machine)"]
         if let model = cpuModel { parts.append(model) }
         if let load = loadAverage { parts.append("load average \(load)") }
