@@ -12,11 +12,10 @@ extension ReportFormatter {
     /// `   1.234 s    82.4069 Hz   E2    +0.01 cents   -12.3 dBFS   SNR 30.0 dB`, or `no pitch`.
     static func humanPitch(_ report: ToneReport, _ pitch: PitchReading, channel: Int? = nil) -> String {
         let r = report.reading
-        let time = String(format: "%10.3f s", report.timeSeconds) + (channel.map { "  ch \($0)" } ?? "")
+        let time = timeColumn(report, channel: channel)
         if r.invalidInput { return "\(time)   invalid input (NaN or Inf)" }
         guard let frequency = r.frequencyHz, let note = pitch.noteName, let cents = pitch.cents else {
-            let rms = r.rmsDBFS.map { String(format: "(window %.1f dBFS)", $0) } ?? "(silence)"
-            return "\(time)   no pitch         \(rms)"
+            return "\(time)   no pitch         \(windowLevel(r))"
         }
         let paddedNote = note.padding(toLength: 4, withPad: " ", startingAt: 0)
         var line = "\(time)   " + String(format: "%11.4f Hz   %@ %+7.2f cents", frequency, paddedNote, cents)

@@ -38,13 +38,22 @@ enum ReportFormatter {
     static func human(_ report: ToneReport, channel: Int? = nil) -> String {
         if let pitch = report.pitch { return humanPitch(report, pitch, channel: channel) }
         let r = report.reading
-        let time = String(format: "%10.3f s", report.timeSeconds) + (channel.map { "  ch \($0)" } ?? "")
+        let time = timeColumn(report, channel: channel)
         if r.invalidInput { return "\(time)   invalid input (NaN or Inf)" }
         guard let frequency = r.frequencyHz, let level = r.levelDBFS, let snr = r.snrDB else {
-            let rms = r.rmsDBFS.map { String(format: "(window %.1f dBFS)", $0) } ?? "(silence)"
-            return "\(time)   no tone          \(rms)"
+            return "\(time)   no tone          \(windowLevel(r))"
         }
         return "\(time)   " + String(format: "%13.4f Hz   %7.2f dBFS   SNR %6.1f dB", frequency, level, snr)
+    }
+
+    /// `     1.234 s`, with `  ch K` on a node with several inputs: the first column of every human line.
+    static func timeColumn(_ report: ToneReport, channel: Int?) -> String {
+        String(format: "%10.3f s", report.timeSeconds) + (channel.map { "  ch \($0)" } ?? "")
+    }
+
+    /// `(window -42.0 dBFS)` or `(silence)`: what a line with nothing detected shows.
+    static func windowLevel(_ reading: ToneReading) -> String {
+        reading.rmsDBFS.map { String(format: "(window %.1f dBFS)", $0) } ?? "(silence)"
     }
 
     /// JSON number, or `null` for nil and anything non-finite.
