@@ -17,12 +17,14 @@ let package = Package(
         .target(name: "BenchSupport"),
         .executableTarget(
             name: "tonenode-bench",
-            dependencies: ["BenchSupport", .product(name: "ToneDSP", package: "ToneNode")]),
+            dependencies: ["BenchSupport", .product(name: "ToneDSP", package: "ToneNode"),
+                           .product(name: "ToneTestSupport", package: "ToneNode")]),
         // `tonenode analyze --mode pitch` against aubiopitch on the same files.
         .executableTarget(
             name: "pitch-bench",
             dependencies: ["BenchSupport", .product(name: "ToneDSP", package: "ToneNode"),
-                           .product(name: "ToneAudioFile", package: "ToneNode")]),
+                           .product(name: "ToneAudioFile", package: "ToneNode"),
+                           .product(name: "ToneTestSupport", package: "ToneNode")]),
         .executableTarget(
             name: "modem-bench",
             dependencies: [.product(name: "ToneDSP", package: "ToneNode"),

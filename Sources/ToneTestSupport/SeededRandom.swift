@@ -8,15 +8,8 @@ public struct SeededRandom: RandomNumberGenerator {
     private var spareGaussian: Double?
 
     public init(seed: UInt64) {
-        var splitMix = seed
-        func next() -> UInt64 {
-            splitMix &+= 0x9E37_79B9_7F4A_7C15
-            var z = splitMix
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        s0 = next(); s1 = next(); s2 = next(); s3 = next()
+        var splitMix = SplitMix64(seed: seed)
+        s0 = splitMix.next(); s1 = splitMix.next(); s2 = splitMix.next(); s3 = splitMix.next()
     }
 
     public mutating func next() -> UInt64 {

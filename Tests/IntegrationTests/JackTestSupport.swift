@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import ToneJack
+// SplitMix64 (seeded random cases) comes from ToneTestSupport, shared with the benchmarks.
+@_exported import ToneTestSupport
 
 /// A private `jackd` (dummy backend) for one test, stopped by PID when released.
 func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000,
@@ -189,18 +191,6 @@ final class LiveCommand {
     }
 }
 
-/// A seeded generator (SplitMix64), so a failing random case can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A figure a test measured, printed so the run shows it (README quotes them).
 func report(_ line: String) { print("[measured] \(line)") }

@@ -1,3 +1,4 @@
+import ToneTestSupport
 import Foundation
 import ToneAudioFile
 
@@ -85,17 +86,11 @@ struct PitchCase {
 
 /// SplitMix64 with Box–Muller: the benchmark's files are the same on every run.
 struct SplitMix {
-    private var state: UInt64
+    private var core: SplitMix64
     private var spare: Double?
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { core = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { core.next() }
 
     mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
 

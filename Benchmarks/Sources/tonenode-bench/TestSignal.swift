@@ -4,19 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// SplitMix64: a tiny seeded generator, so every run analyses the same noise.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
+import ToneTestSupport
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The benchmarks' noise: SplitMix64, so every run analyses the same noise.
+typealias SeededGenerator = SplitMix64
 
+extension SplitMix64 {
     /// A standard normal value (Box–Muller).
     mutating func nextGaussian() -> Double {
         let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
