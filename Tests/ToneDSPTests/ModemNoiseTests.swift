@@ -56,13 +56,24 @@ struct ModemNoiseTests {
 
     @Test("reverberant room (direct = reverberant energy)",
           arguments: [(ModemProfile.ultrasonic, 0.6, 12, 11), (.audible, 0.3, 10, 10), (.audible, 0.6, 10, 9),
-                      (.audibleFast, 0.3, 10, 10)])
+                      (.audibleFast, 0.3, 10, 10), (.ultrasonicFast, 0.3, 10, 10)])
     func reverb(profile: ModemProfile, rt60Seconds: Double, trials: Int, required: Int) throws {
         let got = try Self.successes(profile: profile, trials: trials, seedBase: 400) { signal, power, seed in
             let response = ModemChannel.roomImpulseResponse(rt60Seconds: rt60Seconds, sampleRateHz: 48_000, seed: seed)
             return ModemChannel.addNoise(ModemChannel.convolve(signal, response), signalPower: power, snrDB: 30, seed: seed)
         }
         #expect(got >= required, "\(profile) RT60 \(rt60Seconds) s: \(got) of \(trials)")
+    }
+
+    @Test("ultrasonic-fast in a room with the sender's clock off (the equalizer reads the clock again)",
+          arguments: [150.0, -60, 1000])
+    func reverbAndClockOffset(ppm: Double) throws {
+        let got = try Self.successes(profile: .ultrasonicFast, trials: 4, seedBase: 450) { signal, power, seed in
+            let response = ModemChannel.roomImpulseResponse(rt60Seconds: 0.3, sampleRateHz: 48_000, seed: seed)
+            let shifted = ModemChannel.clockOffset(signal, epsilon: ppm * 1e-6)
+            return ModemChannel.addNoise(ModemChannel.convolve(shifted, response), signalPower: power, snrDB: 30, seed: seed)
+        }
+        #expect(got == 4, "\(ppm) ppm: \(got) of 4")
     }
 
     @Test("±1000 ppm clock offset between sender and receiver",

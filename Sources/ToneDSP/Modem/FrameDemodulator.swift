@@ -20,7 +20,9 @@ final class FrameDemodulator {
     private let accumulators: UnsafeMutablePointer<Double>
     private let rotations: UnsafeMutablePointer<Double>
     /// The Viterbi decoder's latest output.
-    private var lastBits: [UInt8] = []
+    private(set) var lastBits: [UInt8] = []
+    /// Undoes the room for profiles that rely on it.
+    let equalizer: ChannelEqualizer?
 
     /// Neighbours on either side averaged into a subcarrier's channel in the last tries.
     static let smoothingSubcarriers = 4
@@ -42,6 +44,7 @@ final class FrameDemodulator {
         codedSoft = .allocate(capacity: parameters.codedBits)
         accumulators = .allocate(capacity: 4 * parameters.subcarrierCount)
         rotations = .allocate(capacity: 4 * parameters.subcarrierCount)
+        equalizer = parameters.equalizerSeconds > 0 ? ChannelEqualizer(sampleRateHz: sampleRateHz) : nil
     }
 
     deinit {
@@ -52,16 +55,42 @@ final class FrameDemodulator {
         rotations.deallocate()
     }
 
-    /// Samples (from the preamble's start) a frame occupies at this clock offset, plus margin.
+    /// Samples (from the preamble's start) a frame occupies at this clock offset, plus
+    /// margin and, for an equalized profile, the room's tail after it.
     func spanFrames(clockOffset: Double) -> Int {
-        Int((parameters.frameSeconds * sampleRateHz / (1 + clockOffset)).rounded(.up)) + 8
+        Int(((parameters.frameSeconds / (1 + clockOffset) + parameters.equalizerSeconds) * sampleRateHz).rounded(.up)) + 8
     }
 
+    /// Samples before the preamble's start that `decode` may read.
+    var leadFrames: Int { equalizer?.leadFrames ?? 0 }
+
+    /// Preamble strength (normalised matched-filter peak) from which a frame that
+    /// fails plain decoding is tried again through the equalizer. Below it the
+    /// chirp barely stands out of the noise (in-band SNR under about 0 dB), where
+    /// fitting a room cannot help, or the "preamble" is an echo of one; the
+    /// equalizer's tries cost tens of milliseconds each.
+    static let equalizerStrength: Float = 0.5
+
+    /// Decodes the frame as received; if that fails and the profile relies on it,
+    /// again after undoing the room (`decodeEqualized`).
     /// - Parameters:
     ///   - samples: the received samples; `samples[0]` is at stream position `origin`.
     ///   - startPosition: stream position of the frame's sender time 0.
+    ///   - strength: the preamble's matched-filter peak (`PreambleCandidate.strength`).
     func decode(_ samples: UnsafePointer<Float>, origin: Int, count: Int,
-                startPosition: Double, clockOffset: Double) -> Result? {
+                startPosition: Double, clockOffset: Double, strength: Float = 1) -> Result? {
+        if let result = decodeDirect(samples, origin: origin, count: count, startPosition: startPosition,
+                                     clockOffset: clockOffset) {
+            return result
+        }
+        guard equalizer != nil, strength >= Self.equalizerStrength else { return nil }
+        return decodeEqualized(samples, origin: origin, count: count, startPosition: startPosition,
+                               clockOffset: clockOffset)
+    }
+
+    /// Decodes the frame from `samples` as they are (no equalization).
+    func decodeDirect(_ samples: UnsafePointer<Float>, origin: Int, count: Int,
+                      startPosition: Double, clockOffset: Double) -> Result? {
         let p = parameters
         let fs = sampleRateHz
         let scale = 1 / (1 + clockOffset)
@@ -157,7 +186,7 @@ final class FrameDemodulator {
     }
 
     /// The slot bits a sender would transmit for these information bits.
-    private func slotBits(ofInformationBits bits: [UInt8]) -> [UInt8] {
+    func slotBits(ofInformationBits bits: [UInt8]) -> [UInt8] {
         var slots = [UInt8](repeating: 0, count: interleaver.slotCount)
         for (index, bit) in code.encode(bits).enumerated() { slots[interleaver.slotOfBit[index]] = bit }
         return slots

@@ -89,12 +89,23 @@ public struct ModemModulator: Sendable {
 
     /// One frame with its padding, band-limited to the profile's band.
     public func render(frame: ModemFrame) -> [Float] {
+        render(slots: slotBits(of: frame))
+    }
+
+    /// What every frame starts with: the preamble and the reference symbol, with
+    /// the frame's length and padding but silence where the data symbols go.
+    func renderPreambleAndReference() -> [Float] {
+        render(slots: [UInt8](repeating: 0, count: interleaver.slotCount), symbolCount: 1)
+    }
+
+    /// A frame from its slot bits; `symbolCount` symbols (the reference first) are sent.
+    func render(slots: [UInt8], symbolCount: Int? = nil) -> [Float] {
         let p = parameters
         let fs = sampleRateHz
         let padFrames = Int((paddingSeconds * fs).rounded())
         let bodyFrames = Int((p.frameSeconds * fs).rounded(.up))
         var signal = [Double](repeating: 0, count: bodyFrames + 2 * padFrames)
-        let phases = Self.symbolPhases(parameters: p, slots: slotBits(of: frame))
+        let phases = Self.symbolPhases(parameters: p, slots: slots)
 
         // Every subcarrier has amplitude 1; the chirps carry half the symbols' mean power.
         // Half of that power does for detection; the rest goes to the data.
@@ -111,7 +122,7 @@ public struct ModemModulator: Sendable {
                 signal[padFrames + n] += chirpAmplitude * taper * cos(phase)
             }
         }
-        for symbol in 0...p.dataSymbolCount {
+        for symbol in 0..<(symbolCount ?? p.dataSymbolCount + 1) {
             let start = p.symbolStartSeconds(symbol)
             let bodyStart = start + p.guardSeconds
             let length = p.symbolPeriodSeconds + p.taperSeconds

@@ -7,6 +7,10 @@
 /// with differential phase (DBPSK or DQPSK) against the symbol before, a
 /// cyclic guard of `guardSeconds` in front and raised-cosine edges of
 /// `taperSeconds` that overlap the neighbours.
+///
+/// A profile with `equalizerSeconds > 0` relies on the receiver undoing the
+/// room (`ChannelEqualizer`): its symbols need no clean guard, so long symbols
+/// with many subcarriers fit a narrow band at a high rate.
 public struct ModemParameters: Sendable {
     public let profile: ModemProfile
     /// Band edges: all energy of a transmission lies between them.
@@ -33,6 +37,9 @@ public struct ModemParameters: Sendable {
     public let punctured: Bool
     /// Data symbols beyond what rate 1/2 needs; they carry more parity (a lower code rate).
     public var extraDataSymbols: Int = 0
+    /// Length of room response the receiver estimates and undoes when plain
+    /// detection fails; 0: none. The receiver also waits this long after a frame.
+    public var equalizerSeconds: Double = 0
 
     /// Message bytes carried per frame.
     public static let payloadBytesPerFrame = 32
@@ -45,6 +52,10 @@ public struct ModemParameters: Sendable {
     public var chirpCenterHz: Double { (chirpLowHz + chirpHighHz) / 2 }
     /// Chirp sweep rate in Hz per second (magnitude).
     public var chirpRateHzPerSecond: Double { (chirpHighHz - chirpLowHz) / chirpSeconds }
+    /// How far apart (in seconds, beyond `chirpSeconds`) the down-chirp arrives
+    /// after the up-chirp per unit of clock offset: a scaled frequency shifts a
+    /// chirp's matched-filter peak in time, the two chirps in opposite directions.
+    public var clockOffsetSensitivitySeconds: Double { 2 * chirpCenterHz / chirpRateHzPerSecond - chirpSeconds }
 
     /// Which outputs of the rate-1/3 mother code are sent.
     var codePattern: [Bool] {

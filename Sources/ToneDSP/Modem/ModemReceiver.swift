@@ -113,8 +113,10 @@ public final class ModemReceiver {
 
     private var oldestNeededPosition: Int {
         var oldest = streamPosition
-        for lane in lanes { oldest = min(oldest, lane.detector.oldestNeededPosition) }
-        for candidate in pending { oldest = min(oldest, Int(candidate.startPosition.rounded(.down)) - 64) }
+        // A frame found later may need samples from before its preamble (`leadFrames`).
+        for lane in lanes { oldest = min(oldest, lane.detector.oldestNeededPosition - lane.demodulator.leadFrames) }
+        let lead = lanes.map { $0.demodulator.leadFrames }.max() ?? 0
+        for candidate in pending { oldest = min(oldest, Int(candidate.startPosition.rounded(.down)) - 64 - lead) }
         return oldest
     }
 
@@ -137,14 +139,14 @@ public final class ModemReceiver {
                 remaining.append(candidate)
                 continue
             }
-            guard first >= history.startPosition else { continue }
+            guard first - demodulator.leadFrames >= history.startPosition else { continue }
             var result: FrameDemodulator.Result?
             for reading in candidate.alternatives {
-                let start = Int(reading.startPosition.rounded(.down))
-                let length = demodulator.spanFrames(clockOffset: reading.clockOffset)
+                let start = Int(reading.startPosition.rounded(.down)) - demodulator.leadFrames
+                let length = demodulator.spanFrames(clockOffset: reading.clockOffset) + demodulator.leadFrames
                 guard let samples = history.pointer(at: start, length: length) else { continue }
                 result = demodulator.decode(samples, origin: start, count: length, startPosition: reading.startPosition,
-                                            clockOffset: reading.clockOffset)
+                                            clockOffset: reading.clockOffset, strength: reading.strength)
                 if result != nil { break }
             }
             if let result {

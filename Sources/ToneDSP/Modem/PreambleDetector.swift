@@ -210,7 +210,7 @@ final class PreambleDetector {
         let p = parameters
         let upSeconds = refine(upRing, pendingPosition) / sampleRateHz
         let downSeconds = refine(downRing, best) / sampleRateHz
-        let sensitivity = 2 * p.chirpCenterHz / p.chirpRateHzPerSecond - p.chirpSeconds
+        let sensitivity = p.clockOffsetSensitivitySeconds
         // Wide chirps around a low centre (the audible profiles) measure ε coarsely;
         // an estimate past the limit is noise on a real offset near it, so clamp it.
         let raw = ((downSeconds - upSeconds) - p.chirpSeconds) / sensitivity
