@@ -4,13 +4,14 @@ import ToneDSP
 /// One channel condition applied to many seeded transmissions.
 enum Condition {
     case noise(snrDB: Double)
-    case reverb(rt60Seconds: Double)
+    /// A room, and white noise at `snrDB` (30 dB: the room alone).
+    case reverb(rt60Seconds: Double, snrDB: Double = 30)
     case clock(ppm: Double, snrDB: Double)
 
     var label: String {
         switch self {
         case .noise(let snr): String(format: "%+g dB", snr)
-        case .reverb(let rt60): String(format: "RT60 %.1f s", rt60)
+        case .reverb(let rt60, let snr): String(format: "RT60 %.1f s at %+g dB", rt60, snr)
         case .clock(let ppm, let snr): String(format: "%+g ppm @ %+g dB", ppm, snr)
         }
     }
@@ -27,10 +28,10 @@ func channel(_ transmission: [Float], airtimeFrames: Int, condition: Condition, 
     switch condition {
     case .noise(let snr):
         signal = ModemChannel.addNoise(signal, signalPower: power, snrDB: snr, seed: seed)
-    case .reverb(let rt60):
+    case .reverb(let rt60, let snr):
         let response = ModemChannel.roomImpulseResponse(rt60Seconds: rt60, sampleRateHz: sampleRateHz, seed: seed)
         signal = ModemChannel.convolve(signal, response)
-        signal = ModemChannel.addNoise(signal, signalPower: power, snrDB: 30, seed: seed)
+        signal = ModemChannel.addNoise(signal, signalPower: power, snrDB: snr, seed: seed)
     case .clock(_, let snr):
         // The transmission was resampled once by the caller; only noise per trial.
         signal = ModemChannel.addNoise(signal, signalPower: power, snrDB: snr, seed: seed)

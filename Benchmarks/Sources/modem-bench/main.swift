@@ -110,7 +110,14 @@ if useGGWave {
 
 var rateRows: [String] = []
 if extras { do {
-    for sampleRate in [44_100.0, 96_000.0] {
+    for profile in chosenProfiles where profile == .ultrasonicFast || profile == .audibleFast {
+        progress("\(profile.rawValue) RT60 0.3 s at +5 dB")
+        let successes = try modemTrials(profile: profile, sampleRateHz: rate,
+                                        condition: .reverb(rt60Seconds: 0.3, snrDB: 5), trials: trials)
+        rateRows.append(String(format: "%@ in RT60 0.3 s and white noise at +5 dB together: %@ of %d", profile.rawValue,
+                               percent(successes, trials), trials))
+    }
+    for sampleRate in [44_100.0, 96_000.0] where chosenProfiles.contains(.ultrasonic) {
         progress("ultrasonic at \(sampleRate) Hz")
         let successes = try modemTrials(profile: .ultrasonic, sampleRateHz: sampleRate, condition: .noise(snrDB: -11),
                                         trials: trials)

@@ -21,7 +21,7 @@ final class ChannelEqualizer {
     /// Noise-to-signal ratio of the Wiener deconvolution, relative to the response's mean power in the band.
     static let regularisation: Float = 0.03
     /// Conjugate-gradient iterations; the fit changes little after about 20.
-    static let iterations = 24
+    static let iterations = 12
 
     private var transforms: [Int: (forward: ComplexFFT, inverse: ComplexFFT)] = [:]
 
