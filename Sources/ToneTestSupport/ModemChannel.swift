@@ -35,6 +35,28 @@ public enum ModemChannel {
         return response
     }
 
+    /// A room reduced to 14 strong echoes (4–93 ms, slowly decaying, mixed in
+    /// sign) that together carry as much energy as the direct sound: cheap enough
+    /// for a JACK client to apply live, and smearing each 60 ms symbol of
+    /// `ultrasonic-fast` into the next as a dense tail does.
+    public static func echoes(sampleRateHz: Double) -> [(delayFrames: Int, gain: Float)] {
+        let delaysMs: [Double] = [4, 9, 15, 21, 27, 34, 41, 48, 56, 63, 71, 78, 86, 93]
+        let raw = delaysMs.enumerated().map { index, ms in
+            (Int((ms * sampleRateHz / 1000).rounded()), (index % 3 == 1 ? -1.0 : 1.0) * exp(-ms / 60))
+        }
+        let energy = raw.reduce(0) { $0 + $1.1 * $1.1 }
+        return raw.map { ($0.0, Float($0.1 / energy.squareRoot())) }
+    }
+
+    /// `echoes` as an impulse response (direct sound 1 at frame 0).
+    public static func echoResponse(sampleRateHz: Double) -> [Float] {
+        let taps = echoes(sampleRateHz: sampleRateHz)
+        var response = [Float](repeating: 0, count: (taps.map(\.delayFrames).max() ?? 0) + 1)
+        response[0] = 1
+        for tap in taps { response[tap.delayFrames] += tap.gain }
+        return response
+    }
+
     /// Linear convolution by FFT.
     public static func convolve(_ signal: [Float], _ response: [Float]) -> [Float] {
         let length = signal.count + response.count - 1

@@ -6,7 +6,8 @@ import ToneJack
 /// by a fractional number of frames with a Blackman-windowed sinc FIR, so a
 /// loop through it has a known, non-integer round trip; optionally followed
 /// by a one-pole low-pass `y = (1−a)·x + a·y₋₁` and a cubic `y + c·y³`, so
-/// its response and distortion are known too. Not part of the product.
+/// its response and distortion are known too; or by sparse `echoes` of the
+/// filtered signal (a room, for the modem). Not part of the product.
 final class FractionalDelayPeer: @unchecked Sendable {
     // @unchecked Sendable: everything is set up before activation; only the
     // JACK thread touches `history` afterwards.
@@ -22,11 +23,17 @@ final class FractionalDelayPeer: @unchecked Sendable {
     private let lowPassA: Float
     private let cubic: Float
     private var lowPassState: Float = 0
+    private let echoDelays: [Int]
+    private let echoGains: [Float]
+    /// The filtered signal, for the echoes (a ring, `echoRing.count` a power of two).
+    private let echoRing: UnsafeMutablePointer<Float>
+    private let echoMask: Int
+    private var echoPosition = 0
     /// The delay the filter applies: `halfLength + fraction` frames.
     let delayFrames: Double
 
     init(name: String, server: String, fraction: Double, gain: Double = 1, halfLength: Int = 64,
-         lowPassA: Double = 0, cubic: Double = 0) throws {
+         lowPassA: Double = 0, cubic: Double = 0, echoes: [(delayFrames: Int, gain: Float)] = []) throws {
         var status = jack_status_t(rawValue: 0)
         guard let client = tn_client_open(name, JackNoStartServer, &status, server) else {
             throw JackError.serverUnreachable(server: server)
@@ -46,6 +53,13 @@ final class FractionalDelayPeer: @unchecked Sendable {
         }
         history = .allocate(capacity: 2 * tapCount)
         history.initialize(repeating: 0, count: 2 * tapCount)
+        echoDelays = echoes.map(\.delayFrames)
+        echoGains = echoes.map(\.gain)
+        var ringSize = 1
+        while ringSize <= (echoDelays.max() ?? 0) { ringSize *= 2 }
+        echoRing = .allocate(capacity: ringSize)
+        echoRing.initialize(repeating: 0, count: ringSize)
+        echoMask = ringSize - 1
         inPort = jack_port_register(client, "in", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)
         outPort = jack_port_register(client, "out", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0)
         jack_set_process_callback(client, { frames, context in
@@ -61,6 +75,7 @@ final class FractionalDelayPeer: @unchecked Sendable {
         jack_client_close(client)
         taps.deallocate()
         history.deallocate()
+        echoRing.deallocate()
     }
 
     private func process(_ frames: Int) {
@@ -78,7 +93,11 @@ final class FractionalDelayPeer: @unchecked Sendable {
             for j in 0..<tapCount { sum += taps[j] * newest[j] }
             lowPassState = (1 - lowPassA) * sum + lowPassA * lowPassState
             let y = lowPassState
-            output[n] = y + cubic * y * y * y
+            var out = y + cubic * y * y * y
+            echoRing[echoPosition] = out
+            for (delay, gain) in zip(echoDelays, echoGains) { out += gain * echoRing[(echoPosition - delay) & echoMask] }
+            echoPosition = (echoPosition + 1) & echoMask
+            output[n] = out
         }
     }
 }

@@ -134,6 +134,22 @@ extension JackServerTests {
             withExtendedLifetime(thru) {}
         }
 
+        @Test("ultrasonic-fast through a client that adds a room's worth of echoes: the receiver undoes them")
+        func throughEchoes() throws {
+            let server = try startServer(periodFrames: 256)
+            defer { server.stop() }
+            let room = try FractionalDelayPeer(name: "room", server: server.name, fraction: 0, halfLength: 1,
+                                               echoes: ModemChannel.echoes(sampleRateHz: 48_000))
+            let receiver = try LiveCommand(["receive", "-s", server.name, "-n", "rx", "--json", "--count", "1",
+                                            "--profile", "ultrasonic-fast", "--connect-in", "room:out"])
+            try waitForPort("rx:in", server: server.name)
+            let sent = try Self.send(server.name, ["in a live room", "--profile", "ultrasonic-fast"], to: "room:in")
+            #expect(sent.status == 0, "stderr: \(sent.stderr)")
+            #expect(receiver.exitStatus(timeoutSeconds: 10)?.status == 0, "receive: \(receiver.stderr)")
+            #expect(Self.messages(receiver).first?["text"] as? String == "in a live room")
+            withExtendedLifetime(room) {}
+        }
+
         @Test("receive outlives a server restart (now at 44.1 kHz) and hears the next message; times go on")
         func acrossRestart() throws {
             let name = "tn-test-rx-restart-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

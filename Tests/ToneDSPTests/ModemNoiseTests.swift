@@ -76,6 +76,16 @@ struct ModemNoiseTests {
         #expect(got == 4, "\(ppm) ppm: \(got) of 4")
     }
 
+    @Test("ultrasonic-fast through a dozen strong echoes (the live test's room)", arguments: [48_000.0, 96_000])
+    func echoes(sampleRateHz: Double) throws {
+        let got = try Self.successes(profile: .ultrasonicFast, sampleRateHz: sampleRateHz, trials: 4, seedBase: 470) {
+            signal, power, seed in
+            ModemChannel.addNoise(ModemChannel.convolve(signal, ModemChannel.echoResponse(sampleRateHz: sampleRateHz)),
+                                  signalPower: power, snrDB: 30, seed: seed)
+        }
+        #expect(got == 4, "\(got) of 4")
+    }
+
     @Test("±1000 ppm clock offset between sender and receiver",
           arguments: ModemProfile.allCases, [1000.0, -1000])
     func clockOffset(profile: ModemProfile, ppm: Double) throws {

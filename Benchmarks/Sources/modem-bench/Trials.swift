@@ -81,3 +81,23 @@ extension Duration {
         return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
     }
 }
+
+/// Mean wall time of the receiver alone (detection and decoding of one 32-byte
+/// message in about a second of audio), per trial, with the channel made beforehand.
+func receiveSeconds(profile: ModemProfile, sampleRateHz: Double, condition: Condition, trials: Int) throws -> Double {
+    let modulator = try ModemModulator(profile: profile, sampleRateHz: sampleRateHz)
+    let airtimeFrames = Int(modulator.airtimeSeconds(messageBytes: 32) * sampleRateHz)
+    var total = Duration.zero
+    for trial in 0..<trials {
+        let seed = UInt64(trial + 1)
+        let transmission = try modulator.render(message: ModemChannel.randomMessage(seed: seed &+ 1000),
+                                                messageID: UInt16(trial & 0xFFFF))
+        let signal = channel(transmission, airtimeFrames: airtimeFrames, condition: condition,
+                             sampleRateHz: sampleRateHz, seed: seed)
+        let clock = ContinuousClock()
+        let started = clock.now
+        _ = try ModemChannel.receive(signal, sampleRateHz: sampleRateHz, profiles: [profile], chunkFrames: 1024)
+        total += clock.now - started
+    }
+    return total.seconds / Double(max(1, trials))
+}

@@ -65,11 +65,11 @@ final class FrameDemodulator {
     var leadFrames: Int { equalizer?.leadFrames ?? 0 }
 
     /// Preamble strength (normalised matched-filter peak) from which a frame that
-    /// fails plain decoding is tried again through the equalizer. Below it the
-    /// chirp barely stands out of the noise (in-band SNR under about 0 dB), where
-    /// fitting a room cannot help, or the "preamble" is an echo of one; the
-    /// equalizer's tries cost tens of milliseconds each.
-    static let equalizerStrength: Float = 0.5
+    /// fails plain decoding is tried again through the equalizer. A room whose
+    /// echoes carry as much energy as the direct sound halves the strength (to
+    /// about 0.5); noise-only detections and echoes of a preamble stay below
+    /// about 0.25 (modem-bench), and skipping them saves the equalizer's tries.
+    static let equalizerStrength: Float = 0.3
 
     /// Decodes the frame as received; if that fails and the profile relies on it,
     /// again after undoing the room (`decodeEqualized`).
