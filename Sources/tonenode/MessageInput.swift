@@ -46,7 +46,7 @@ struct MessageInput: ParsableArguments {
 enum Transmission {
     static let profilesHelp = """
         Profiles: ultrasonic (18–20 kHz, ~42 B/s, default), ultrasonic-fast \
-        (18–20 kHz, ~113 B/s), audible (1–5 kHz, ~59 B/s), audible-fast (1–5 kHz, ~105 B/s).
+        (18–20 kHz, ~106 B/s, undoes a room), audible (1–5 kHz, ~59 B/s), audible-fast (1–5 kHz, ~105 B/s).
         """
 
     static func validate(levelDBFS: Double, option: String) throws {

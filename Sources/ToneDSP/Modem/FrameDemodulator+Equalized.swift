@@ -3,7 +3,7 @@ import Foundation
 extension FrameDemodulator {
     /// Tries after undoing the room.
     ///
-    /// The clock offset is first refined from the plain DFTs (`residualClockOffset`),
+    /// The clock offset is first refined from the plain DFTs (`reading`, from `residualClockOffset`),
     /// which leaves it ambiguous by multiples of a step; each of the three nearest
     /// readings is tried with the response fitted to the preamble and the
     /// reference symbol (the samples every frame starts with) and divided out of
@@ -12,15 +12,15 @@ extension FrameDemodulator {
     /// equalized DFTs and the response fitted to the whole frame as the failed
     /// decoding read it (mostly right, and much longer than the preamble).
     func decodeEqualized(_ samples: UnsafePointer<Float>, origin: Int, count: Int,
-                         startPosition: Double, clockOffset: Double) -> Result? {
+                         startPosition: Double, clockOffset: Double,
+                         reading: (offset: Double, ambiguity: Double, coherence: Double)) -> Result? {
         guard let equalizer else { return nil }
         let lead = equalizer.leadFrames
         let start = Int(startPosition.rounded())
         let local = start - lead - origin
         guard local >= 0 else { return nil }
         let received = UnsafeBufferPointer(start: samples + local, count: count - local)
-        // `bins` hold the plain DFTs of the failed direct decoding.
-        let reading = residualClockOffset()
+        // `reading`: the clock from the plain DFTs of the failed direct decoding.
         let base = clockOffset + reading.offset
         var best: (coherence: Double, clockOffset: Double, decisions: [UInt8])?
         for alias in [0.0, -1, 1] {

@@ -84,9 +84,28 @@ final class FrameDemodulator {
             return result
         }
         guard equalizer != nil, strength >= Self.equalizerStrength else { return nil }
+        // Long symbols turn a clock error into a large phase step: 100 ppm (what noise or
+        // echoes can leave in the preamble's reading) is 0.84 rad per 62.5 ms symbol at
+        // 19 kHz, past DQPSK's π/4. Read the clock again from the symbols and retry.
+        let reading = residualClockOffset()
+        let framesPerClockOffset = parameters.chirpCenterHz / parameters.chirpRateHzPerSecond * sampleRateHz
+        if abs(reading.offset) > Self.clockRetryMinimum {
+            for alias in [0.0, -1, 1] {
+                let other = clockOffset + reading.offset + alias * reading.ambiguity
+                guard abs(other) <= 1.5 * PreambleDetector.maximumClockOffset else { continue }
+                if let result = decodeDirect(samples, origin: origin, count: count,
+                                             startPosition: startPosition + (other - clockOffset) * framesPerClockOffset,
+                                             clockOffset: other) {
+                    return result
+                }
+            }
+        }
         return decodeEqualized(samples, origin: origin, count: count, startPosition: startPosition,
-                               clockOffset: clockOffset)
+                               clockOffset: clockOffset, reading: reading)
     }
+
+    /// Smallest clock correction worth a second plain decoding.
+    static let clockRetryMinimum = 3e-6
 
     /// Decodes the frame from `samples` as they are (no equalization).
     func decodeDirect(_ samples: UnsafePointer<Float>, origin: Int, count: Int,
