@@ -23,8 +23,9 @@ final class FractionalDelayPeer: @unchecked Sendable {
     private let lowPassA: Float
     private let cubic: Float
     private var lowPassState: Float = 0
-    private let echoDelays: [Int]
-    private let echoGains: [Float]
+    private let echoCount: Int
+    private let echoDelays: UnsafeMutablePointer<Int>
+    private let echoGains: UnsafeMutablePointer<Float>
     /// The filtered signal, for the echoes (a ring, `echoRing.count` a power of two).
     private let echoRing: UnsafeMutablePointer<Float>
     private let echoMask: Int
@@ -53,10 +54,16 @@ final class FractionalDelayPeer: @unchecked Sendable {
         }
         history = .allocate(capacity: 2 * tapCount)
         history.initialize(repeating: 0, count: 2 * tapCount)
-        echoDelays = echoes.map(\.delayFrames)
-        echoGains = echoes.map(\.gain)
+        // Raw buffers: the process callback must stay cheap in debug and sanitizer builds.
+        echoCount = echoes.count
+        echoDelays = .allocate(capacity: max(1, echoes.count))
+        echoGains = .allocate(capacity: max(1, echoes.count))
+        for (index, echo) in echoes.enumerated() {
+            echoDelays[index] = echo.delayFrames
+            echoGains[index] = echo.gain
+        }
         var ringSize = 1
-        while ringSize <= (echoDelays.max() ?? 0) { ringSize *= 2 }
+        while ringSize <= (echoes.map(\.delayFrames).max() ?? 0) { ringSize *= 2 }
         echoRing = .allocate(capacity: ringSize)
         echoRing.initialize(repeating: 0, count: ringSize)
         echoMask = ringSize - 1
@@ -76,6 +83,8 @@ final class FractionalDelayPeer: @unchecked Sendable {
         taps.deallocate()
         history.deallocate()
         echoRing.deallocate()
+        echoDelays.deallocate()
+        echoGains.deallocate()
     }
 
     private func process(_ frames: Int) {
@@ -95,7 +104,7 @@ final class FractionalDelayPeer: @unchecked Sendable {
             let y = lowPassState
             var out = y + cubic * y * y * y
             echoRing[echoPosition] = out
-            for (delay, gain) in zip(echoDelays, echoGains) { out += gain * echoRing[(echoPosition - delay) & echoMask] }
+            for index in 0..<echoCount { out += echoGains[index] * echoRing[(echoPosition - echoDelays[index]) & echoMask] }
             echoPosition = (echoPosition + 1) & echoMask
             output[n] = out
         }
