@@ -8,7 +8,9 @@ let package = Package(
         .executable(name: "tonenode", targets: ["tonenode"]),
         .library(name: "ToneDSP", targets: ["ToneDSP"]),
         .library(name: "ToneAudioFile", targets: ["ToneAudioFile"]),
+        .library(name: "ToneCore", targets: ["ToneCore"]),
         .library(name: "ToneJack", targets: ["ToneJack"]),
+        .library(name: "ToneEngine", targets: ["ToneEngine"]),
         // Seeded noise and channel models shared by the unit tests and the benchmarks.
         .library(name: "ToneTestSupport", targets: ["ToneTestSupport"]),
     ],
@@ -33,23 +35,36 @@ let package = Package(
         .target(name: "ToneDSP", dependencies: ["CFFTW"]),
         .target(name: "ToneTestSupport", dependencies: ["ToneDSP"]),
         .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
-        .target(name: "ToneJack", dependencies: ["CJack", "ToneDSP"]),
+        // JACK-free rules: settings and their validation, the control language,
+        // the session encoding, qjackctl patchbay files.
+        .target(name: "ToneCore", dependencies: ["ToneDSP"]),
+        // The JACK binding: the only importer of CJack.
+        .target(name: "ToneJack", dependencies: ["CJack"]),
+        // The running node: real-time engines, analysis worker, supervisor, recorder.
+        .target(name: "ToneEngine", dependencies: ["CJack", "ToneDSP", "ToneCore", "ToneJack"]),
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
         .target(name: "TonePlot"),
-        .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneDSP", "ToneJack"]),
+        .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"]),
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneAudioFile", "ToneJack", "TonePlot", "ToneOSC",
+                "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // Unit tests, one target per module; none needs a JACK server.
         .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneAudioFile", "ToneTestSupport"]),
+        .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP"]),
+        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack", "CJack"]),
+        .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
+        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP"]),
+        // End to end: the tonenode binary and the node against real jackd servers.
         .testTarget(
-            name: "IntegrationTests",
+            name: "EndToEndTests",
             // CJack only for the tiny test peers that feed NaN/Inf and watch
             // our output; the product's only importer of CJack is ToneJack.
-            dependencies: ["CJack", "ToneDSP", "ToneAudioFile", "ToneJack", "ToneOSC", "tonenode"]),
+            dependencies: ["CJack", "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "ToneOSC",
+                           "ToneTestSupport", "tonenode"]),
     ]
 )

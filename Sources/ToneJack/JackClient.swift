@@ -2,7 +2,7 @@ import CJack
 
 /// One open JACK client. Owns the `jack_client_t`; main thread only.
 public final class JackClient {
-    let handle: OpaquePointer
+    public let handle: OpaquePointer
     /// The name JACK gave the client (it may append `-01` when the name is taken).
     public let name: String
     /// The server name asked for (nil: `$JACK_DEFAULT_SERVER` or the default).
@@ -39,7 +39,7 @@ public final class JackClient {
     /// Registers a terminal audio port (ToneNode makes or consumes the audio; it passes nothing through).
     /// - Parameter prettyName: shown by metadata-aware patchbays instead of the
     ///   stable ASCII `shortName`; removed again by `close`.
-    func registerAudioPort(_ shortName: String, isInput: Bool, prettyName: String? = nil) throws -> OpaquePointer {
+    public func registerAudioPort(_ shortName: String, isInput: Bool, prettyName: String? = nil) throws -> OpaquePointer {
         let flags = (isInput ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue) | JackPortIsTerminal.rawValue
         guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_AUDIO_TYPE, UInt(flags), 0) else {
             throw JackError.portRegistrationFailed(shortName)
@@ -54,13 +54,13 @@ public final class JackClient {
     /// Sets the client's JACK metadata pretty name (removed again by `close`).
     /// Returns whether the server stored it.
     @discardableResult
-    func setPrettyName(_ prettyName: String) -> Bool {
+    public func setPrettyName(_ prettyName: String) -> Bool {
         hasClientPrettyName = tn_set_client_pretty_name(handle, prettyName) == 0
         return hasClientPrettyName
     }
 
     /// Registers a terminal MIDI input port.
-    func registerMidiInputPort(_ shortName: String, prettyName: String? = nil) throws -> OpaquePointer {
+    public func registerMidiInputPort(_ shortName: String, prettyName: String? = nil) throws -> OpaquePointer {
         let flags = JackPortIsInput.rawValue | JackPortIsTerminal.rawValue
         guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_MIDI_TYPE, UInt(flags), 0) else {
             throw JackError.portRegistrationFailed(shortName)
@@ -72,7 +72,7 @@ public final class JackClient {
     }
 
     /// Full name (`client:port`) of one of this client's ports.
-    func fullName(of port: OpaquePointer) -> String {
+    public func fullName(of port: OpaquePointer) -> String {
         jack_port_name(port).map { String(cString: $0) } ?? ""
     }
 
@@ -106,7 +106,7 @@ public final class JackClient {
         return names
     }
 
-    func activate() throws {
+    public func activate() throws {
         guard jack_activate(handle) == 0 else { throw JackError.activationFailed }
     }
 

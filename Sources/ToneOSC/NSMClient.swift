@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import ToneJack
+import ToneCore
 
 /// A Non Session Manager (NSM API 1.2) client for `tonenode run`.
 ///
@@ -114,7 +114,7 @@ public final class NSMClient: @unchecked Sendable {
                 switch message.path {
                 case "/nsm/client/save":
                     let current = SessionSettings(settings())
-                    do throws(OSCEndpoint.Failure) {
+                    do throws(SessionFileError) {
                         try current.save(sessionPath: session.path)
                         lastSaved = current
                         dirty = false

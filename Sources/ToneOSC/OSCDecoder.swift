@@ -1,5 +1,5 @@
 import CLiblo
-import ToneJack
+import ToneCore
 
 /// Turns one OSC datagram into a control command, with liblo doing the OSC
 /// parsing (`lo_message_deserialise`) and ToneNode the checking.

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import ToneJack
+import ToneCore
 
 #if canImport(Glibc)
 import Glibc

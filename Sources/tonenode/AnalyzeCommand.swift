@@ -2,6 +2,8 @@ import Foundation
 import ArgumentParser
 import ToneAudioFile
 import ToneDSP
+import ToneCore
+import ToneEngine
 import ToneJack
 
 struct AnalyzeCommand: ParsableCommand {

@@ -1,4 +1,6 @@
 import ArgumentParser
+import ToneCore
+import ToneEngine
 import ToneJack
 
 /// How the node is played from outside: MIDI on `midi_in`, OSC over UDP.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ToneDSP
+import ToneCore
+import ToneEngine
 import ToneJack
 
 struct MeasureCommand: ParsableCommand {

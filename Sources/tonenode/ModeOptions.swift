@@ -1,5 +1,7 @@
 import ArgumentParser
 import ToneDSP
+import ToneCore
+import ToneEngine
 import ToneJack
 
 extension AnalysisMode: ExpressibleByArgument {}

@@ -1,5 +1,7 @@
 import ArgumentParser
 import ToneDSP
+import ToneCore
+import ToneEngine
 import ToneJack
 
 /// Which JACK server and client name, and what to connect.

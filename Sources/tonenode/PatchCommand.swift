@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ToneCore
+import ToneEngine
 import ToneJack
 
 /// `tonenode patch FILE.xml`: applies a qjackctl patchbay file without qjackctl.

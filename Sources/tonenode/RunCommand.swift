@@ -3,6 +3,8 @@ import Dispatch
 import Foundation
 import Synchronization
 import ToneDSP
+import ToneCore
+import ToneEngine
 import ToneJack
 import ToneOSC
 
@@ -269,7 +271,7 @@ enum NSMJoin {
             Console.err("NSM: \(error.description); running without a session")
             return nil
         }
-        do throws(OSCEndpoint.Failure) {
+        do throws(SessionFileError) {
             if let saved = try SessionSettings.load(sessionPath: session.path) {
                 saved.apply(to: &settings)
             }

@@ -50,6 +50,5 @@ struct Worst {
 }
 
 /// Prints one measured figure so `swift test` output carries the numbers.
-func report(_ line: String) { print("[measured] \(line)") }
 
 func formatted(_ x: Double) -> String { String(format: "%.3g", x) }

@@ -1,0 +1,89 @@
+import ToneDSP
+
+/// Everything needed to start a node, as the user gave it.
+public struct NodeSettings: Sendable {
+    public var clientName = "tonenode"
+    /// nil: `$JACK_DEFAULT_SERVER` or the default server.
+    public var serverName: String?
+    public var frequencyHz = 1000.0
+    public var levelDBFS = -18.0
+    public var muted = false
+    public var fftSize = 4096
+    public var hopFrames = 512
+    public var lowHz = 20.0
+    /// nil: the server's Nyquist frequency.
+    public var highHz: Double?
+    public var snrMinDB = -20.0
+    /// How many tones to report per window (`--tones K`).
+    public var maxTones = 1
+    /// `--mode`: single tone or musical pitch.
+    public var mode: AnalysisMode = .tone
+    /// Pitch mode: range of the fundamental, in Hz.
+    public var pitchLowHz = PitchDetectorConfiguration.defaultLowHz
+    public var pitchHighHz = PitchDetectorConfiguration.defaultHighHz
+    /// Ports to connect to our `in` (sources) and from our `out` (destinations).
+    public var connectIn: [String] = []
+    public var connectOut: [String] = []
+    /// Also connect our own `out` to our own `in` (self-test).
+    public var loopback = false
+    public var planning: FFTPlanning = .measure
+    /// Frequency of A4: note names and cents in pitch mode, MIDI notes on `midi_in`.
+    public var a4Hz = 440.0
+    /// Semitones of a full pitch-bend swing on `midi_in`.
+    public var bendRangeSemitones = 2.0
+    /// Audio channels: 1 gives ports `in`/`out`; more give `in_1`…, `out_1`…
+    /// (every output plays the same tone; every input is analysed on its own).
+    public var channels = 1
+    /// Ports to connect to our `midi_in`.
+    public var connectMidi: [String] = []
+    /// Run the tone (or pitch) analysis on `in` and publish reports. Off for
+    /// `tonenode send` and `receive`, so no estimator runs there.
+    public var analyzesTones = true
+    /// Decode messages sent as tones on `in` (`receive`, `run --receive`).
+    public var receivesMessages = false
+    /// The profiles listened for (nil: every profile the server's rate allows).
+    public var messageProfiles: [ModemProfile]?
+
+    public init() {}
+
+    /// Most audio channels a node opens (the JACK bridge holds this many port pairs).
+    public static let maximumChannels = 8
+
+    /// The tone's peak amplitude (0 when muted).
+    public var amplitude: Double { muted ? 0 : levelAmplitude }
+    /// The peak amplitude of `levelDBFS`, muted or not (beeps, sweeps and MIDI notes play at it).
+    public var levelAmplitude: Double { Decibels.amplitude(dbfs: levelDBFS) }
+
+    /// Problems that need the server's sample rate to be found.
+    public func problem(sampleRateHz: Double) -> String? {
+        let nyquist = sampleRateHz / 2
+        if !(1...Self.maximumChannels).contains(channels) {
+            return "--channels \(channels) must be from 1 to \(Self.maximumChannels)"
+        }
+        if frequencyHz >= nyquist {
+            return "--freq \(format(frequencyHz)) Hz is at or above the Nyquist frequency \(format(nyquist)) Hz of this server"
+        }
+        if let highHz, highHz > nyquist {
+            return "--band upper edge \(format(highHz)) Hz is above the Nyquist frequency \(format(nyquist)) Hz of this server"
+        }
+        if receivesMessages, let profiles = messageProfiles {
+            for profile in profiles {
+                if let problem = profile.parameters.problem(sampleRateHz: sampleRateHz) { return problem }
+            }
+        }
+        if !analyzesTones { return nil }
+        if mode == .pitch { return pitchConfiguration(sampleRateHz: sampleRateHz).problem }
+        return estimatorConfiguration(sampleRateHz: sampleRateHz).problem
+    }
+
+    public func estimatorConfiguration(sampleRateHz: Double) -> ToneEstimatorConfiguration {
+        ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize, lowHz: lowHz,
+                                   highHz: highHz ?? sampleRateHz / 2, snrMinDB: snrMinDB,
+                                   maxTones: maxTones)
+    }
+}
+
+/// Numbers in messages: no trailing `.0` on whole values.
+func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}

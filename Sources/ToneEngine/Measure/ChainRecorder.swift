@@ -1,0 +1,113 @@
+import ToneCore
+import ToneJack
+import CJack
+import Foundation
+import ToneDSP
+
+/// Plays a `MeasurementSignal` through a chain once and returns what came back.
+///
+/// Its own JACK client (ports `in`, `out`, terminal, latency 0 on its own
+/// side), its own `MeasureEngine` on the JACK thread. Order as in jack2's
+/// simple_client: open → build the stimulus for the server's rate →
+/// register → install callbacks → activate → connect → (a few periods later)
+/// arm → wait for the recording → close. Main thread only.
+public enum ChainRecorder {
+    /// Which server and client, and what to connect.
+    public struct Settings: Sendable {
+        public var clientName = "tonenode"
+        public var serverName: String?
+        public var connectIn: [String] = []
+        public var connectOut: [String] = []
+        /// Also connect our own `out` to our own `in` (JACK's own loop).
+        public var loopback = false
+        public init() {}
+    }
+
+    /// What the run saw besides the audio.
+    public struct Run: Sendable {
+        public var clientName: String
+        public var sampleRateHz: Int
+        public var periodFrames: Int
+        /// Xruns between arming and the end of the recording: with any, a
+        /// period may have been lost and the figures may be wrong.
+        public var xruns: Int
+        public var signal: MeasurementSignal
+        public var recording: [Float]
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case serverGone
+        case timedOut(seconds: Double)
+
+        public var description: String {
+            switch self {
+            case .serverGone: return "the JACK server shut the client down during the measurement"
+            case .timedOut(let seconds): return "the measurement did not finish within \(Int(seconds)) s (is the server running its cycles?)"
+            }
+        }
+    }
+
+    /// - Parameters:
+    ///   - makeSignal: builds the stimulus once the server's sample rate is
+    ///     known; throws (a `JackError.invalidSetting`) when the plan does not fit it.
+    ///   - opened: called after activation and connection (client name, ports).
+    public static func record(_ settings: Settings,
+                              makeSignal: (_ sampleRateHz: Double) throws -> MeasurementSignal,
+                              opened: (_ client: JackClient, _ input: String, _ output: String) -> Void = { _, _, _ in })
+        throws -> Run {
+        let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
+        defer { client.close() }
+        let signal = try makeSignal(Double(client.sampleRateHz))
+        let engine = MeasureEngine(stimulus: signal.stimulus, recordingFrames: signal.recordingFrames)
+        let inPort = try client.registerAudioPort("in", isInput: true)
+        let outPort = try client.registerAudioPort("out", isInput: false)
+        guard let bridge = tn_bridge_create() else { throw JackError.callbackSetupFailed(0) }
+        var installed: Int32 = 0
+        tn_bridge_set_channel(bridge, 0, inPort, outPort)
+        tn_bridge_set_render(bridge, measureRenderFunction, Unmanaged.passUnretained(engine).toOpaque())
+        bridge.pointee.sample_rate = UInt32(client.sampleRateHz)
+        bridge.pointee.buffer_size = UInt32(client.bufferFrames)
+        installed = tn_bridge_install(client.handle, bridge)
+        if installed == 0 && tn_bridge_install_latency(client.handle, bridge) != 0 { installed = -5 }
+        guard installed == 0 else {
+            tn_bridge_destroy(bridge)
+            throw JackError.callbackSetupFailed(installed)
+        }
+        // The engine and the bridge outlive the client: it is closed (and the
+        // callback stops) before they go.
+        defer {
+            client.close()
+            tn_bridge_destroy(bridge)
+            withExtendedLifetime(engine) {}
+        }
+
+        try client.activate()
+        let input = client.fullName(of: inPort), output = client.fullName(of: outPort)
+        for source in settings.connectIn { try client.connect(from: source, to: input) }
+        for destination in settings.connectOut { try client.connect(from: output, to: destination) }
+        if settings.loopback { try client.connect(from: output, to: input) }
+        opened(client, input, output)
+
+        // Let a few periods pass so every connection is part of the graph
+        // before the first frame is played.
+        let startCycles = tn_bridge_cycles(bridge)
+        let settleDeadline = Date().addingTimeInterval(2)
+        while tn_bridge_cycles(bridge) < startCycles + 4 && Date() < settleDeadline {
+            if tn_bridge_is_shutdown(bridge) != 0 { throw Failure.serverGone }
+            _ = tn_bridge_wait(bridge, 100)
+        }
+        let xrunsBefore = tn_bridge_xruns(bridge)
+        engine.arm()
+        let limitSeconds = Double(signal.recordingFrames) / Double(client.sampleRateHz) * 2 + 5
+        let deadline = Date().addingTimeInterval(limitSeconds)
+        while !engine.isFinished {
+            if tn_bridge_is_shutdown(bridge) != 0 { throw Failure.serverGone }
+            if Date() > deadline { throw Failure.timedOut(seconds: limitSeconds) }
+            _ = tn_bridge_wait(bridge, 100)
+        }
+        let xruns = Int(tn_bridge_xruns(bridge) - xrunsBefore)
+        let recording = engine.withRecording { Array($0) }
+        return Run(clientName: client.name, sampleRateHz: client.sampleRateHz, periodFrames: client.bufferFrames,
+                   xruns: xruns, signal: signal, recording: recording)
+    }
+}

@@ -1,0 +1,129 @@
+import ToneCore
+import ToneJack
+import CJack
+import Foundation
+import Synchronization
+import ToneDSP
+
+/// The worker thread: drains the capture ring into the analyzer and publishes
+/// events. It sleeps on the bridge semaphore that the process callback posts,
+/// with a timeout so it also notices a stop request or a dead server.
+///
+/// Worker only, apart from `start` and `stop`.
+final class AnalysisWorker: @unchecked Sendable {
+    // @unchecked Sendable: `analyzer` and `scratch` are used only by the worker
+    // thread once started; `stopRequested` is atomic; `bridge` is the C struct
+    // whose shared fields are accessed with C atomics.
+    private let engine: Engine
+    /// One per input channel, or none when tones are not analysed (`receive`).
+    private let analyzers: [any StreamAnalyzer]
+    /// One per input channel when messages are decoded, else none.
+    private let messageAnalyzers: [ModemStreamAnalyzer]
+    private let bridge: UnsafeMutablePointer<tn_bridge>
+    private let publish: @Sendable (NodeEvent) -> Void
+    private let stopRequested = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+    private var thread: Thread?
+    private let scratchFrames = 8192
+    /// Nice value of the worker thread (0 is normal; higher yields to others).
+    static let niceValue: Int32 = 10
+    private let scratch: UnsafeMutablePointer<Float>
+
+    init(engine: Engine, analyzers: [any StreamAnalyzer], messageAnalyzers: [ModemStreamAnalyzer] = [],
+         bridge: UnsafeMutablePointer<tn_bridge>, publish: @escaping @Sendable (NodeEvent) -> Void) {
+        precondition(analyzers.isEmpty || analyzers.count == engine.channels, "one analyzer per channel, or none")
+        precondition(messageAnalyzers.isEmpty || messageAnalyzers.count == engine.channels,
+                     "one message analyzer per channel, or none")
+        self.engine = engine
+        self.analyzers = analyzers
+        self.messageAnalyzers = messageAnalyzers
+        self.bridge = bridge
+        self.publish = publish
+        scratch = .allocate(capacity: scratchFrames)
+    }
+
+    deinit { scratch.deallocate() }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "tonenode-worker"
+        thread.qualityOfService = .userInitiated
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Asks the thread to finish and waits (briefly) until it has.
+    func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        tn_bridge_post(bridge)
+        var waitedMs = 0
+        while !finished.load(ordering: .acquiring) && waitedMs < 2000 {
+            usleep(1000)
+            waitedMs += 1
+        }
+    }
+
+    private func run() {
+        Denormals.flushToZeroOnThisThread()
+        // Analysis can lag (the ring holds seconds); audio cannot. With
+        // real-time scheduling JACK's thread preempts us anyway; without it
+        // (`jackd --no-realtime`, the dummy backend) nice 10 keeps the worker
+        // from taking a core a process callback is waiting for.
+        _ = tn_renice_this_thread(Self.niceValue)
+        var reportedXruns = 0, reportedOverflows = 0
+        defer { finished.store(true, ordering: .releasing) }
+        while !stopRequested.load(ordering: .acquiring) {
+            _ = tn_bridge_wait(bridge, 100)
+            drain()
+            let xruns = Int(tn_bridge_xruns(bridge))
+            let overflows = totals().overflows
+            if xruns != reportedXruns || overflows != reportedOverflows {
+                reportedXruns = xruns
+                reportedOverflows = overflows
+                publish(.trouble(xruns: xruns, overflows: overflows,
+                                 droppedFrames: totals().droppedFrames))
+            }
+            if tn_bridge_is_shutdown(bridge) != 0 {
+                publish(.serverGone)
+                return
+            }
+        }
+    }
+
+    /// Ring overflows and dropped frames, summed over the channels.
+    private func totals() -> (overflows: Int, droppedFrames: Int) {
+        (0..<engine.channels).reduce(into: (0, 0)) { sum, channel in
+            engine.withCapture(channel) { capture in
+                sum.0 += capture.overflowCount.load(ordering: .relaxed)
+                sum.1 += capture.droppedFrames.load(ordering: .relaxed)
+            }
+        }
+    }
+
+    private func drain() {
+        for channel in 0..<engine.channels {
+            let analyzer = analyzers.isEmpty ? nil : analyzers[channel]
+            let messages = messageAnalyzers.isEmpty ? nil : messageAnalyzers[channel]
+            while true {
+                let (count, gap) = engine.withCapture(channel) { $0.read(into: scratch, maxCount: scratchFrames) }
+                if let gap {
+                    // Both hear of the gap: a window or a modem frame across it is dropped.
+                    analyzer?.skip(frames: gap.frames)
+                    messages?.skip(frames: gap.frames)
+                    continue
+                }
+                if count == 0 { break }
+                let block = UnsafeBufferPointer(start: scratch, count: count)
+                analyzer?.process(block) { report in
+                    var report = report
+                    report.channel = channel
+                    publish(.report(report))
+                }
+                if let messages {
+                    messages.process(block) { _ in }
+                    for event in messages.takeEvents() { publish(.message(event, channel: channel)) }
+                }
+            }
+        }
+    }
+}

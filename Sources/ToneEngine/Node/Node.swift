@@ -1,0 +1,178 @@
+import ToneCore
+import ToneJack
+import CJack
+import Foundation
+import ToneDSP
+
+/// A running ToneNode: one JACK client with ports `in` and `out`, the engine on
+/// the JACK thread, the analysis worker, and the event stream.
+///
+/// Start-up order follows jack2's simple_client: open → check settings against
+/// the server → plan the FFT → register ports → install callbacks → activate →
+/// connect. Main thread only.
+public final class Node {
+    public let client: JackClient
+    public let engine: Engine
+    public let settings: NodeSettings
+    /// Reports and notices from the worker; finishes when the node stops.
+    public let events: AsyncStream<NodeEvent>
+    /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`).
+    public let inputPortName: String
+    public let outputPortName: String
+    /// Full names of every channel's ports, in channel order.
+    public let inputPortNames: [String]
+    public let outputPortNames: [String]
+    /// Full name of the MIDI input port (`midi_in`).
+    public let midiInputPortName: String
+
+    private let bridge: UnsafeMutablePointer<tn_bridge>
+    private let worker: AnalysisWorker
+    private let continuation: AsyncStream<NodeEvent>.Continuation
+    private var stopped = false
+
+    public init(settings: NodeSettings) throws {
+        let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
+        let sampleRateHz = Double(client.sampleRateHz)
+        if let problem = settings.problem(sampleRateHz: sampleRateHz) {
+            throw JackError.invalidSetting(problem)
+        }
+        // One analyser per input channel, each with its own FFT plans and window.
+        let channelCount = max(1, settings.channels)
+        let analyzers = !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
+            try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
+        }
+        let messageAnalyzers: [ModemStreamAnalyzer]
+        do {
+            messageAnalyzers = !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
+                try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
+            }
+        } catch {
+            throw JackError.invalidSetting("\(error)")
+        }
+        let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
+                            amplitude: settings.levelAmplitude, muted: settings.muted,
+                            a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
+                            channels: settings.channels)
+        let shortNames = Self.audioPortNames(channels: settings.channels)
+        client.setPrettyName("ToneNode")
+        let inPorts = try shortNames.map {
+            try client.registerAudioPort($0.input, isInput: true, prettyName: "ToneNode analyser " + $0.prettyInput)
+        }
+        let outPorts = try shortNames.map {
+            try client.registerAudioPort($0.output, isInput: false, prettyName: "ToneNode tone " + $0.prettyOutput)
+        }
+        let midiPort = try client.registerMidiInputPort("midi_in", prettyName: "ToneNode MIDI input")
+
+        guard let bridge = tn_bridge_create() else { throw JackError.callbackSetupFailed(0) }
+        for (index, (inPort, outPort)) in zip(inPorts, outPorts).enumerated() {
+            tn_bridge_set_channel(bridge, UInt32(index), inPort, outPort)
+        }
+        tn_bridge_set_midi_input(bridge, midiPort)
+        tn_bridge_set_render(bridge, toneNodeRenderFunction, Unmanaged.passUnretained(engine).toOpaque())
+        bridge.pointee.sample_rate = UInt32(client.sampleRateHz)
+        bridge.pointee.buffer_size = UInt32(client.bufferFrames)
+        // The worker reports once per hop: waking it more often only costs the JACK thread syscalls.
+        bridge.pointee.wake_every_frames = UInt32(clamping: settings.hopFrames)
+        var installed = tn_bridge_install(client.handle, bridge)
+        if installed == 0 && tn_bridge_install_latency(client.handle, bridge) != 0 { installed = -5 }
+        guard installed == 0 else {
+            tn_bridge_destroy(bridge)
+            throw JackError.callbackSetupFailed(installed)
+        }
+
+        let (events, continuation) = AsyncStream<NodeEvent>.makeStream(bufferingPolicy: .bufferingNewest(65536))
+        self.client = client
+        self.engine = engine
+        self.settings = settings
+        self.bridge = bridge
+        self.events = events
+        self.continuation = continuation
+        inputPortNames = inPorts.map { client.fullName(of: $0) }
+        outputPortNames = outPorts.map { client.fullName(of: $0) }
+        inputPortName = inputPortNames[0]
+        outputPortName = outputPortNames[0]
+        midiInputPortName = client.fullName(of: midiPort)
+        worker = AnalysisWorker(engine: engine, analyzers: analyzers, messageAnalyzers: messageAnalyzers,
+                                bridge: bridge) { continuation.yield($0) }
+        worker.start()
+
+        do {
+            try client.activate()
+            // With several channels the k-th --connect-in/--connect-out goes to channel k (wrapping).
+            for (index, source) in settings.connectIn.enumerated() {
+                try client.connect(from: source, to: inputPortNames[index % inputPortNames.count])
+            }
+            for (index, destination) in settings.connectOut.enumerated() {
+                try client.connect(from: outputPortNames[index % outputPortNames.count], to: destination)
+            }
+            for source in settings.connectMidi { try client.connect(from: source, to: midiInputPortName) }
+            if settings.loopback {
+                for (output, input) in zip(outputPortNames, inputPortNames) { try client.connect(from: output, to: input) }
+            }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// Short port names per channel: `in`/`out` for one, `in_1`/`out_1`… for more.
+    static func audioPortNames(channels: Int) -> [(input: String, output: String, prettyInput: String, prettyOutput: String)] {
+        channels <= 1 ? [("in", "out", "input", "output")]
+            : (1...channels).map { ("in_\($0)", "out_\($0)", "input \($0)", "output \($0)") }
+    }
+
+    /// After the server has gone, closing the client talks to a dead server,
+    /// and libjack has been seen (rarely, under load) to block there. Close it
+    /// on a thread of its own and wait at most 2 s: on time, everything is
+    /// freed as usual; late, the client and the bridge it may still touch are
+    /// left behind (a few KiB, once per server loss) and the node is stopped.
+    private func stopAfterServerLoss() {
+        stopped = true
+        let closed = DispatchSemaphore(value: 0)
+        let client = UncheckedSendable(client)
+        Thread.detachNewThread {
+            client.value.close(serverAlive: false)
+            closed.signal()
+        }
+        let onTime = closed.wait(timeout: .now() + 2) == .success
+        worker.stop()
+        continuation.finish()
+        if onTime { tn_bridge_destroy(bridge) }
+    }
+
+    /// A closure that ends `events` from any thread (a signal handler's
+    /// queue, say); the owner then calls `stop()` on the main thread.
+    public var stopRequester: @Sendable () -> Void {
+        let continuation = continuation
+        return { continuation.finish() }
+    }
+
+    /// MIDI messages dropped because a period brought more than the bridge holds.
+    public var droppedMidiMessages: Int { Int(tn_bridge_midi_dropped(bridge)) }
+
+    /// Total xruns the server reported to this client.
+    public var xrunCount: Int { Int(tn_bridge_xruns(bridge)) }
+
+    /// Closes the client (the engine is no longer called after this), stops the
+    /// worker and finishes `events`. Safe to call twice.
+    public func stop() {
+        guard !stopped else { return }
+        if tn_bridge_is_shutdown(bridge) != 0 {
+            stopAfterServerLoss()
+            return
+        }
+        stopped = true
+        client.close()
+        worker.stop()
+        continuation.finish()
+        tn_bridge_destroy(bridge)
+    }
+}
+
+/// Hands a main-thread object to one other thread that is its only user from then on.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,16 @@
+import ToneCore
+import ToneJack
+import ToneDSP
+
+/// What the worker hands to the main thread.
+public enum NodeEvent: Sendable {
+    /// One analysis hop.
+    case report(ToneReport)
+    /// A message decoded from tones on input `channel` (from 0), or one
+    /// reported incomplete; its time counts from this node's first input frame.
+    case message(ModemEvent, channel: Int)
+    /// New xruns or ring overflows since the last notice (totals).
+    case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
+    /// The JACK server shut the client down.
+    case serverGone
+}

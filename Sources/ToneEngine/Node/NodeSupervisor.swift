@@ -1,0 +1,263 @@
+import ToneCore
+import ToneJack
+import Foundation
+import Synchronization
+import ToneDSP
+
+/// Keeps a node running across JACK server restarts.
+///
+/// The first start is the user's: any error there is thrown as it is. After
+/// that, when the server goes away (the shutdown callback only sets a flag;
+/// the worker notices it and the node is closed here, on the caller's task),
+/// the supervisor retries every `retryIntervalSeconds` until a server of that
+/// name answers again — at whatever sample rate and period it now has — then
+/// opens a new node with the same settings, and restores every connection the
+/// old ports had (whoever made them). Connections whose other end does not
+/// exist yet are retried on every report until they do.
+///
+/// Report times stay monotonic: a new node's clock continues from the frames
+/// the old ones rendered, so `time_s` never goes back.
+public final class NodeSupervisor {
+    public enum Event {
+        /// A node is running (the first, or one reopened after a restart).
+        case opened(Node, reconnected: Bool)
+        case report(ToneReport)
+        /// A decoded (or incomplete) message on input `channel`; add
+        /// `timeOffsetSeconds` to its time (the audio of earlier nodes, after a restart).
+        case message(ModemEvent, channel: Int, timeOffsetSeconds: Double)
+        case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
+        /// The server shut the client down; `retrying` says whether we wait for it.
+        case serverGone(retrying: Bool)
+        /// A reopened node could not restore these connections yet (their
+        /// other ends do not exist); they are retried.
+        case connectionsPending([NodeConnection])
+        /// Pending connections that have now been made.
+        case connectionsRestored([NodeConnection])
+    }
+
+    public enum Outcome: Equatable {
+        /// `requestStop` was called (a signal, `--duration`).
+        case stopped
+        /// The server went away and reconnecting was not asked for.
+        case serverGone
+    }
+
+    public let reconnect: Bool
+    public let retryIntervalSeconds: Double
+    private let stopSwitch = StopSwitch()
+    /// The settings as controls have changed them, and the running engine.
+    private let live: LiveControls
+
+    public init(settings: NodeSettings, reconnect: Bool, retryIntervalSeconds: Double = 2) {
+        live = LiveControls(settings: settings)
+        self.reconnect = reconnect
+        self.retryIntervalSeconds = retryIntervalSeconds
+    }
+
+    /// Ends `run` soon, from any thread (a signal handler's queue, say).
+    public var stopRequester: @Sendable () -> Void { stopSwitch.request }
+
+    /// Applies a control command from any thread: to the running engine (a
+    /// click-free glide) and to the settings a reopened node will use. A
+    /// command that cannot apply throws and changes nothing.
+    public var controller: @Sendable (ControlCommand) throws(ControlCommand.Problem) -> Void { live.apply }
+
+    /// The settings as they are now (after any control commands).
+    public var settings: NodeSettings { live.settings }
+    /// Reads `settings` from any thread (the NSM client's, for a save).
+    public var settingsReader: @Sendable () -> NodeSettings { { [live] in live.settings } }
+
+    /// Runs until stopped, or until the server goes away without `reconnect`.
+    /// Throws what the first start throws, and what a reopened node throws
+    /// for a reason other than an unreachable server (say, `--freq` above the
+    /// new server's Nyquist frequency).
+    public func run(_ handle: (Event) -> Void) async throws -> Outcome {
+        var node = try Node(settings: live.settings)
+        var timeOffsetSeconds = 0.0
+        var reconnected = false
+        var pending: [NodeConnection] = []
+        while true {
+            stopSwitch.attach(node.stopRequester)
+            live.attach(node.engine)
+            handle(.opened(node, reconnected: reconnected))
+            if !pending.isEmpty { handle(.connectionsPending(pending)) }
+            var connections = node.connections()
+            var lastSnapshotSeconds = 0.0
+            var serverGone = false
+            // Follow the graph as people rewire it (about once a second of
+            // audio, on reports or messages), so a restart restores what was
+            // there just before.
+            func followGraph(atSeconds seconds: Double) {
+                guard seconds - lastSnapshotSeconds >= 1 else { return }
+                lastSnapshotSeconds = seconds
+                if !pending.isEmpty {
+                    let still = node.restore(pending)
+                    let made = pending.filter { !still.contains($0) }
+                    if !made.isEmpty { handle(.connectionsRestored(made)) }
+                    pending = still
+                }
+                connections = node.connections()
+            }
+            events: for await event in node.events {
+                switch event {
+                case .report(var report):
+                    report.timeSeconds += timeOffsetSeconds
+                    handle(.report(report))
+                    followGraph(atSeconds: report.timeSeconds)
+                case .message(let message, let channel):
+                    handle(.message(message, channel: channel, timeOffsetSeconds: timeOffsetSeconds))
+                    let seconds = switch message {
+                    case .message(let complete): complete.timeSeconds
+                    case .incomplete(let incomplete): incomplete.timeSeconds
+                    }
+                    followGraph(atSeconds: seconds + timeOffsetSeconds)
+                case .trouble(let xruns, let overflows, let dropped):
+                    handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
+                case .serverGone:
+                    serverGone = true
+                    break events
+                }
+            }
+            timeOffsetSeconds += Double(node.engine.renderedFrames.load(ordering: .relaxed)) / node.engine.sampleRateHz
+            live.attach(nil)
+            node.stop()
+            stopSwitch.attach(nil)
+            guard serverGone, !stopSwitch.isRequested else { return .stopped }
+            handle(.serverGone(retrying: reconnect))
+            guard reconnect else { return .serverGone }
+            guard let reopened = try await reopen() else { return .stopped }
+            node = reopened
+            reconnected = true
+            pending = node.restore(Set(connections + pending).sorted())
+        }
+    }
+
+    /// A new node with the same settings once a server answers; nil when a
+    /// stop was requested first. Connections are restored by the caller, so
+    /// the settings' own connections are left to it.
+    private func reopen() async throws -> Node? {
+        var settings = live.settings
+        settings.connectIn = []
+        settings.connectOut = []
+        settings.loopback = false
+        settings.connectMidi = []
+        while !stopSwitch.isRequested {
+            let deadline = Date().addingTimeInterval(retryIntervalSeconds)
+            while Date() < deadline {
+                if stopSwitch.isRequested { return nil }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            guard JackClient.serverIsReachable(serverName: settings.serverName) else { continue }
+            do {
+                return try Node(settings: settings)
+            } catch let error as JackError {
+                // The server may have gone again between the probe and the open.
+                if case .serverUnreachable = error { continue }
+                throw error
+            }
+        }
+        return nil
+    }
+}
+
+/// One connection of ours, described by the other end, so it survives our
+/// ports being renamed (a reopened client may be called `tonenode-01`).
+public enum NodeConnection: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// That port feeds our input `ours` (a short name: `in`, `in_2`, `midi_in`).
+    case intoInput(from: String, ours: String)
+    /// Our output `ours` (`out`, `out_2`) feeds that port.
+    case fromOutput(ours: String, to: String)
+    /// Our output feeds our own input.
+    case selfLoop(output: String, input: String)
+
+    public var description: String {
+        switch self {
+        case .intoInput(let port, let ours): "\(port) → \(ours)"
+        case .fromOutput(let ours, let port): "\(ours) → \(port)"
+        case .selfLoop(let output, let input): "\(output) → \(input)"
+        }
+    }
+}
+
+extension Node {
+    /// Every connection our ports have now, whoever made it.
+    public func connections() -> [NodeConnection] {
+        let ourPrefix = client.name + ":"
+        func short(_ fullName: String) -> String { String(fullName.dropFirst(ourPrefix.count)) }
+        let inputs = inputPortNames + [midiInputPortName]
+        let intoInput = inputs.flatMap { input in
+            client.connections(ofPort: input).map {
+                outputPortNames.contains($0) ? NodeConnection.selfLoop(output: short($0), input: short(input))
+                                             : .intoInput(from: $0, ours: short(input))
+            }
+        }
+        let fromOutput = outputPortNames.flatMap { output in
+            client.connections(ofPort: output).filter { !inputPortNames.contains($0) }.map {
+                NodeConnection.fromOutput(ours: short(output), to: $0)
+            }
+        }
+        return intoInput + fromOutput
+    }
+
+    /// Makes each connection; returns those that could not be made yet.
+    func restore(_ connections: [NodeConnection]) -> [NodeConnection] {
+        connections.filter { connection in
+            let ours = client.name + ":"
+            let (source, destination) = switch connection {
+            case .intoInput(let port, let input): (port, ours + input)
+            case .fromOutput(let output, let port): (ours + output, port)
+            case .selfLoop(let output, let input): (ours + output, ours + input)
+            }
+            return (try? client.connect(from: source, to: destination)) == nil
+        }
+    }
+}
+
+/// Control commands meet the running engine and the remembered settings here.
+final class LiveControls: Sendable {
+    private struct State {
+        var settings: NodeSettings
+        var engine: Engine?
+    }
+    private let state: Mutex<State>
+
+    init(settings: NodeSettings) { state = Mutex(State(settings: settings, engine: nil)) }
+
+    var settings: NodeSettings { state.withLock { $0.settings } }
+
+    func attach(_ engine: Engine?) { state.withLock { $0.engine = engine } }
+
+    @Sendable func apply(_ command: ControlCommand) throws(ControlCommand.Problem) {
+        try state.withLock { (state: inout State) throws(ControlCommand.Problem) in
+            let rate = state.engine?.sampleRateHz ?? .infinity
+            let changed = try command.applied(to: state.settings, sampleRateHz: rate)
+            // Settings wait for the next server; a one-shot cannot.
+            if state.engine == nil, case .beep = command { throw ControlCommand.Problem("\(command): no JACK server right now; not played") }
+            if state.engine == nil, case .sweep = command { throw ControlCommand.Problem("\(command): no JACK server right now; not played") }
+            if let engine = state.engine, let generatorCommand = command.generatorCommand(settings: changed, sampleRateHz: rate) {
+                guard engine.send(generatorCommand) else {
+                    throw ControlCommand.Problem("the audio thread is not taking commands (queue full); '\(command)' dropped")
+                }
+            }
+            state.settings = changed
+        }
+    }
+}
+
+/// A stop request that reaches whichever node is running.
+final class StopSwitch: Sendable {
+    private let requested = Atomic<Bool>(false)
+    private let current = Mutex<(@Sendable () -> Void)?>(nil)
+
+    var isRequested: Bool { requested.load(ordering: .acquiring) }
+
+    func attach(_ stop: (@Sendable () -> Void)?) {
+        current.withLock { $0 = stop }
+        if stop != nil && isRequested { stop?() }
+    }
+
+    @Sendable func request() {
+        requested.store(true, ordering: .releasing)
+        current.withLock { $0?() }
+    }
+}

@@ -1,0 +1,164 @@
+import ToneCore
+import ToneJack
+import CJack
+import Synchronization
+import ToneDSP
+
+/// The real-time half of the node: what runs inside the JACK process callback.
+///
+/// Its state is inline and pre-allocated: the generator lives behind a pointer
+/// allocated in `init`, controls arrive through a preallocated SPSC ring of
+/// `GeneratorCommand`s, the input hand-over is an `InputCapture` ring. No
+/// class-typed property is touched by `render`.
+///
+/// Controls: any thread may `send` (senders are serialised by a mutex on the
+/// control side; the audio thread never takes it); `render` drains the ring
+/// at the start of each period, then applies the period's MIDI events at
+/// their frame offsets.
+public final class Engine: @unchecked Sendable {
+    // @unchecked Sendable: `generator` and `commandScratch` are used only by the
+    // audio thread after activation (and by `init` before it); `commands` is an
+    // SPSC ring (its producer side is serialised by `producer`), the rest are atomics.
+    private let generator: UnsafeMutablePointer<ToneGenerator>
+    /// Input hand-over to the worker (channel 0).
+    public let capture: InputCapture
+    /// Pre-rendered audio (modem transmissions, test signals) added to `out`.
+    public let player: SamplePlayer
+    /// Channels 1… (`channels - 1` of them).
+    private let moreCaptures: UnsafeMutablePointer<InputCapture>
+    /// Audio channels: outputs all play the tone, inputs are captured one ring each.
+    public let channels: Int
+    private let commands: SPSCRing
+    private let producer = Mutex<Void>(())
+    private let commandScratch: UnsafeMutablePointer<GeneratorCommand>
+    private static let commandBatch = 64
+    /// Frames rendered since activation (audio thread writes).
+    public let renderedFrames = Atomic<Int>(0)
+    /// Control commands applied (audio thread writes; tests read).
+    public let appliedCommands = Atomic<Int>(0)
+    /// MIDI messages applied (audio thread writes; tests and reports read).
+    public let midiMessages = Atomic<Int>(0)
+    public let sampleRateHz: Double
+
+    /// - Parameters:
+    ///   - amplitude: peak amplitude of the tone's level (the level a note of velocity 127 plays at).
+    ///   - muted: start silent.
+    ///   - a4Hz, bendRangeSemitones: tuning of MIDI notes and pitch bend.
+    ///   - rampSeconds: length of frequency/level ramps (click-free changes).
+    ///   - captureSeconds: how much input the ring holds before it overflows.
+    ///   - playbackSeconds: how much pre-rendered audio can be queued ahead.
+    public init(sampleRateHz: Double, frequencyHz: Double, amplitude: Double, muted: Bool = false,
+                a4Hz: Double = 440, bendRangeSemitones: Double = 2,
+                rampSeconds: Double = 0.01, captureSeconds: Double = 4, playbackSeconds: Double = 4,
+                channels: Int = 1) {
+        self.sampleRateHz = sampleRateHz
+        self.channels = max(1, channels)
+        moreCaptures = .allocate(capacity: max(1, channels - 1))
+        for index in 0..<max(0, channels - 1) {
+            (moreCaptures + index).initialize(to: InputCapture(capacityFrames: Int(captureSeconds * sampleRateHz)))
+        }
+        generator = .allocate(capacity: 1)
+        generator.initialize(to: ToneGenerator(
+            sampleRateHz: sampleRateHz, frequencyHz: frequencyHz, levelAmplitude: amplitude, muted: muted,
+            rampFrames: max(1, Int(rampSeconds * sampleRateHz)), a4Hz: a4Hz, bendRangeSemitones: bendRangeSemitones))
+        capture = InputCapture(capacityFrames: Int(captureSeconds * sampleRateHz))
+        player = SamplePlayer(capacityFrames: Int(playbackSeconds * sampleRateHz))
+        commands = SPSCRing(of: GeneratorCommand.self, minimumCapacity: 256)
+        commandScratch = .allocate(capacity: Self.commandBatch)
+    }
+
+    deinit {
+        generator.deinitialize(count: 1)
+        generator.deallocate()
+        commandScratch.deallocate()
+        moreCaptures.deinitialize(count: channels - 1)
+        moreCaptures.deallocate()
+    }
+
+    /// Lends the capture ring of `channel` (0…channels−1).
+    public func withCapture<R>(_ channel: Int, _ body: (borrowing InputCapture) throws -> R) rethrows -> R {
+        precondition(channel >= 0 && channel < channels, "no channel \(channel)")
+        return channel == 0 ? try body(capture) : try body(moreCaptures[channel - 1])
+    }
+
+    // MARK: - Controls (any thread but the audio thread)
+
+    /// Queues a command for the next period. False when the queue is full
+    /// (the audio thread has not run for 256 commands); nothing changes then.
+    @discardableResult
+    public func send(_ command: GeneratorCommand) -> Bool {
+        producer.withLock { _ in
+            // The ring copies whole strides; a lone value's storage is only
+            // `size` bytes (an enum's size is below its stride), so stage it
+            // in a slot of one full stride (AddressSanitizer caught the overread).
+            withUnsafeTemporaryAllocation(of: GeneratorCommand.self, capacity: 1) { slot in
+                slot.initializeElement(at: 0, to: command)
+                return commands.write(UnsafeRawPointer(slot.baseAddress!), count: 1)
+            }
+        }
+    }
+
+    /// Glides to a new frequency (validated by the caller: 0 < f < Nyquist).
+    public func setFrequency(_ frequencyHz: Double) {
+        send(.tone(frequencyHz: frequencyHz, sampleRateHz: sampleRateHz))
+    }
+
+    /// Ramps to a new peak amplitude (0 silences). Non-finite or negative values are ignored.
+    public func setAmplitude(_ amplitude: Double) {
+        guard amplitude.isFinite, amplitude >= 0 else { return }
+        send(.level(amplitude: amplitude))
+    }
+
+    // MARK: - Audio thread
+
+    /// One JACK period of a node with `channels` ports each way: channel 0 as
+    /// in `render(input:output:…)`, the tone copied to the other outputs, and
+    /// every other input into its own ring. Audio thread only.
+    @_noLocks
+    public func render(inputs: UnsafePointer<UnsafePointer<Float>?>, outputs: UnsafePointer<UnsafeMutablePointer<Float>?>,
+                       channels portChannels: Int, frames: Int,
+                       midi: UnsafePointer<tn_midi_event>?, midiCount: Int) {
+        guard portChannels >= 1, let input = inputs[0], let output = outputs[0] else { return }
+        render(input: input, output: output, frames: frames, midi: midi, midiCount: midiCount)
+        let count = min(portChannels, channels)
+        guard count >= 2 else { return }
+        for channel in 1..<count {
+            if let other = outputs[channel] {
+                UnsafeMutableRawPointer(other).copyMemory(from: output, byteCount: frames * MemoryLayout<Float>.stride)
+            }
+            if let otherInput = inputs[channel] { (moreCaptures + (channel - 1)).pointee.capture(otherInput, count: frames) }
+        }
+    }
+
+    /// One JACK period: the period's controls and MIDI events applied at
+    /// their frames, the generator and any queued audio into `output`, `input`
+    /// into the capture ring. Audio thread only.
+    @_noLocks
+    public func render(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
+                       midi: UnsafePointer<tn_midi_event>? = nil, midiCount: Int = 0) {
+        while true {
+            let count = commands.readRaw(into: commandScratch, maxCount: Self.commandBatch)
+            for index in 0..<count { generator.pointee.apply(commandScratch[index]) }
+            appliedCommands.wrappingAdd(count, ordering: .relaxed)
+            if count < Self.commandBatch { break }
+        }
+        var done = 0
+        if let midi {
+            for index in 0..<midiCount {
+                let event = midi[index]
+                // JACK delivers events in time order; clamp against a misbehaving sender.
+                let at = min(frames, max(done, Int(event.time)))
+                if at > done {
+                    generator.pointee.render(into: output + done, frames: at - done)
+                    done = at
+                }
+                generator.pointee.applyMIDI(status: event.data.0, data1: event.data.1, data2: event.data.2)
+            }
+            midiMessages.wrappingAdd(midiCount, ordering: .relaxed)
+        }
+        if done < frames { generator.pointee.render(into: output + done, frames: frames - done) }
+        player.mix(into: output, frames: frames)
+        capture.capture(input, count: frames)
+        renderedFrames.wrappingAdd(frames, ordering: .relaxed)
+    }
+}

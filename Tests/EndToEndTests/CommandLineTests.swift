@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import ToneAudioFile
+import ToneCore
+import ToneEngine
+import ToneJack
+
+extension JackServerTests {
+    @Suite("The tonenode command")
+    struct CommandLineTests {
+        @Test("run --json prints one well-formed object per hop and stops at --duration")
+        func runJSON() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let result = try runCommand(["run", "-s", server.name, "-n", "cli", "--json", "--duration", "0.5",
+                                         "--freq", "440", "--level", "-20", "--hop", "1024",
+                                         "--connect-out", "cli:in"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let objects = result.stdoutLines.compactMap(parseReport)
+            #expect(objects.count == result.stdoutLines.count, "every stdout line is JSON")
+            #expect(objects.count >= 15)
+            var previousTime = 0.0
+            for object in objects {
+                let time = try #require(object["time_s"] as? Double)
+                #expect(time > previousTime)
+                previousTime = time
+                for key in ["freq_hz", "level_dbfs", "snr_db"] { #expect(object.keys.contains(key)) }
+            }
+            // Windows that start after the loop is connected hold only the tone.
+            let late = objects.filter { ($0["time_s"] as? Double ?? 0) > 0.2 }
+            #expect(!late.isEmpty)
+            for object in late {
+                #expect(abs((object["freq_hz"] as? Double ?? 0) - 440) < 0.001)
+                #expect(abs((object["level_dbfs"] as? Double ?? 0) + 20) < 0.01)
+            }
+            #expect(result.stderr.contains("cli:in") && result.stderr.contains("cli:out"), "prints its ports")
+        }
+
+        @Test("the client's real name is reported when the name is taken")
+        func nameTaken() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            var settings = nodeSettings(server, client: "twin")
+                        settings.muted = true
+            let first = try Node(settings: settings)
+            defer { first.stop() }
+            let result = try runCommand(["run", "-s", server.name, "-n", "twin", "--duration", "0.2", "--mute"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("client 'twin-01'"))
+        }
+
+        @Test("bad settings that need the server: one line on stderr, non-zero exit",
+              arguments: [
+                (["--freq", "30000"], "Nyquist"),
+                (["--band", "100:30000"], "Nyquist"),
+                (["--connect-in", "nobody:out"], "no JACK port named 'nobody:out'"),
+                (["--connect-out", "nobody:in"], "no JACK port named 'nobody:in'"),
+              ])
+        func serverSideErrors(arguments: [String], expected: String) throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let result = try runCommand(["run", "-s", server.name, "--duration", "0.2"] + arguments)
+            #expect(result.status != 0)
+            let errors = result.stderrLines.filter { $0.contains("error") }
+            #expect(errors.count == 1 && errors[0].contains(expected), "stderr: \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+
+        @Test("bad options: one line, exit 64, before any JACK work",
+              arguments: [
+                ["run", "--fft-size", "1000"], ["run", "--hop", "8192"], ["run", "--freq", "nan"],
+                ["run", "--freq", "-5"], ["run", "--level", "inf"], ["run", "--band", "9:3"],
+                ["run", "--snr-min", "nan"], ["analyze", "x.wav", "--channel", "0"], ["run", "--duration", "-1"],
+              ])
+        func badOptions(arguments: [String]) throws {
+            let result = try runCommand(arguments, environment: ["JACK_DEFAULT_SERVER": "tn-none-\(getpid())"])
+            #expect(result.status == 64, "stderr: \(result.stderr)")
+            #expect(result.stderrLines.count == 1, "stderr: \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+
+        @Test("no JACK server: one clear line, exit 1, promptly")
+        func noServer() throws {
+            let start = Date()
+            let result = try runCommand(["run", "-s", "tn-nobody-\(getpid())"], timeoutSeconds: 15)
+            #expect(result.status == 1)
+            #expect(result.stderrLines.count == 1 && result.stderr.contains("cannot reach JACK server"))
+            #expect(Date().timeIntervalSince(start) < 10)
+        }
+
+        @Test("analyze: a missing file and a file that is not audio are one-line errors")
+        func analyzeBadFiles() throws {
+            let notAudio = NSTemporaryDirectory() + "tn-not-audio-\(getpid()).wav"
+            try Data("this is not a WAV file\n".utf8).write(to: URL(fileURLWithPath: notAudio))
+            defer { try? FileManager.default.removeItem(atPath: notAudio) }
+            for path in ["/nonexistent/tone.wav", notAudio] {
+                let result = try runCommand(["analyze", path])
+                #expect(result.status == 1)
+                #expect(result.stderrLines.count == 1 && result.stderr.contains(path), "stderr: \(result.stderr)")
+            }
+        }
+
+        @Test("analyze reads a WAV file and reports the tone in it, with time from the file's start")
+        func analyzeFile() throws {
+            let rate = 44100
+            let path = NSTemporaryDirectory() + "tn-analyze-\(getpid()).wav"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            // Channel 2 carries the tone, channel 1 silence.
+            var samples = [Float](repeating: 0, count: 2 * rate)
+            for n in 0..<rate { samples[2 * n + 1] = Float(0.25 * sin(2 * Double.pi * 3210.987 * Double(n) / Double(rate))) }
+            try AudioFileWriter.writeWAV(path: path, samples: samples, sampleRateHz: rate, channels: 2)
+            let result = try runCommand(["analyze", path, "--channel", "2", "--json", "--hop", "4096"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let objects = result.stdoutLines.compactMap(parseReport)
+            #expect(objects.count == (rate - 4096) / 4096 + 1)
+            #expect(abs((objects.first?["time_s"] as? Double ?? 0) - 4096.0 / Double(rate)) < 1e-9)
+            for object in objects {
+                #expect(abs((object["freq_hz"] as? Double ?? 0) - 3210.987) < 0.001)
+                #expect(abs((object["level_dbfs"] as? Double ?? 0) - 20 * log10(0.25)) < 0.01)
+            }
+            let silent = try runCommand(["analyze", path, "--channel", "1", "--json"])
+            #expect(silent.status == 0)
+            #expect(silent.stdoutLines.compactMap(parseReport).allSatisfy { $0["freq_hz"] is NSNull })
+        }
+
+        @Test("demo starts a private server when none runs, passes, and stops that server")
+        func demo() throws {
+            let result = try runCommand(["demo"], environment: ["JACK_DEFAULT_SERVER": "tn-demo-none-\(getpid())"],
+                                        timeoutSeconds: 60)
+            #expect(result.status == 0, "stderr: \(result.stderr)\nstdout: \(result.stdout)")
+            #expect(result.stdoutLines.filter { $0.hasSuffix("yes") }.count == 5)
+            // "started jackd 'NAME' (pid P)": that process must be gone.
+            let pid = try #require(result.stderr.firstMatch(of: /\(pid (\d+)\)/).flatMap { Int32($0.1) })
+            #expect(kill(pid, 0) != 0, "the demo's jackd is still running")
+        }
+
+        @Test("demo uses a running server and leaves it running")
+        func demoOnRunningServer() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let result = try runCommand(["demo", "-s", server.name], timeoutSeconds: 60)
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(!result.stderr.contains("starting a private"))
+            #expect(JackClient.serverIsReachable(serverName: server.name))
+        }
+    }
+}

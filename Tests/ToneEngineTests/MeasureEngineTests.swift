@@ -1,0 +1,44 @@
+import Testing
+import ToneCore
+import ToneEngine
+import ToneJack
+
+/// The measure engine's render, driven by hand (no JACK): what JACK does in
+/// a direct loop is hand the same buffer to `in` and `out`.
+@Suite("MeasureEngine render")
+struct MeasureEngineTests {
+    @Test("a direct loop (one buffer for in and out) records the stimulus one period late", arguments: [64, 256, 1000])
+    func directLoop(periodFrames: Int) {
+        let stimulus = (0..<5000).map { Float($0 % 97) - 48 }
+        let engine = MeasureEngine(stimulus: stimulus, recordingFrames: 6000)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames)
+        defer { buffer.deallocate() }
+        buffer.initialize(repeating: 7, count: periodFrames)
+        // Before arm(): silence out, nothing recorded.
+        engine.render(input: buffer, output: buffer, frames: periodFrames)
+        #expect((0..<periodFrames).allSatisfy { buffer[$0] == 0 })
+        #expect(engine.framesRecorded == 0)
+        engine.arm()
+        var cycles = 0
+        while !engine.isFinished && cycles < 1000 {
+            engine.render(input: buffer, output: buffer, frames: periodFrames)
+            cycles += 1
+        }
+        #expect(engine.isFinished)
+        #expect(engine.framesRecorded == 6000)
+        engine.withRecording { recording in
+            // Frame n of the recording is what left `out` one period earlier (the first period: the silence before arming).
+            for n in 0..<6000 {
+                let expected: Float = n < periodFrames ? 0 : (n - periodFrames < stimulus.count ? stimulus[n - periodFrames] : 0)
+                if recording[n] != expected {
+                    Issue.record("frame \(n): \(recording[n]) instead of \(expected)")
+                    break
+                }
+            }
+        }
+        // After the recording is full: silence out, nothing more recorded.
+        engine.render(input: buffer, output: buffer, frames: periodFrames)
+        #expect((0..<periodFrames).allSatisfy { buffer[$0] == 0 })
+        #expect(engine.framesRecorded == 6000)
+    }
+}
