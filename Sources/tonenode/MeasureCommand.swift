@@ -66,8 +66,12 @@ struct MeasureCommand: ParsableCommand {
         if let sweepEnd, !(sweepEnd.isFinite && sweepEnd > 2 * sweepStart) {
             throw ValidationError("--sweep-end must be at least an octave above --sweep-start (\(plain(sweepStart)) Hz)")
         }
-        guard sweepSeconds >= 0.25, sweepSeconds <= 60 else { throw ValidationError("--sweep-seconds must be from 0.25 to 60") }
-        guard maxLatency >= 0.05, maxLatency <= 10 else { throw ValidationError("--max-latency must be from 0.05 to 10 seconds") }
+        guard MeasurementSignal.Plan.sweepSecondsRange.contains(sweepSeconds) else {
+            throw ValidationError("--sweep-seconds must be from 0.25 to 60")
+        }
+        guard MeasurementSignal.Plan.maxLatencySecondsRange.contains(maxLatency) else {
+            throw ValidationError("--max-latency must be from 0.05 to 10 seconds")
+        }
         if let plot { try PlotOption.validate(plot) }
     }
 
