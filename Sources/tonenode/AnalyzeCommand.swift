@@ -41,9 +41,7 @@ struct AnalyzeCommand: ParsableCommand {
         var settings = NodeSettings()
         analysis.apply(to: &settings)
         pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
-        if let problem = settings.problem(sampleRateHz: reader.sampleRateHz) {
-            throw ToneEstimator.SetupError.invalid(problem)
-        }
+        if let problem = settings.problems(sampleRateHz: reader.sampleRateHz).first { throw problem }
         let analyzer = try settings.makeAnalyzer(sampleRateHz: reader.sampleRateHz, planning: .estimate)
         var reports = 0
         try reader.forEachBlock(channel: channel - 1) { block in

@@ -19,7 +19,8 @@ struct ControlOptions: ParsableArguments {
     var connectMidi: [String] = []
 
     @Option(name: .customLong("bend-range"), parsing: .unconditional, help: ArgumentHelp(
-        "Pitch-bend range on `midi_in`, in semitones either way (0…24).", valueName: "semitones"))
+        "Pitch-bend range on `midi_in`, in semitones either way (\(Int(NodeSettings.bendRangeLimitSemitones.lowerBound))…\(Int(NodeSettings.bendRangeLimitSemitones.upperBound))).",
+        valueName: "semitones"))
     var bendRange = 2.0
 
     func apply(to settings: inout NodeSettings) {
@@ -32,8 +33,6 @@ struct ControlOptions: ParsableArguments {
             throw ValidationError("--osc-port \(oscPort) must be a UDP port from 1 to 65535")
         }
         guard !oscHost.isEmpty else { throw ValidationError("--osc-host must name an address, e.g. 127.0.0.1") }
-        guard bendRange.isFinite, (0...24).contains(bendRange) else {
-            throw ValidationError("--bend-range \(bendRange) must be a number of semitones from 0 to 24")
-        }
+        try NodeSettings.validate([.bendRange], apply)
     }
 }

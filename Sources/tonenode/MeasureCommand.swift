@@ -56,14 +56,22 @@ struct MeasureCommand: ParsableCommand {
     var plot: String?
 
     func validate() throws {
-        guard level.isFinite, level <= 0 else { throw ValidationError("--level must be a finite number of dBFS at or below 0, not \(level)") }
-        guard freq.isFinite, freq > 0 else { throw ValidationError("--freq must be a positive number of Hz, not \(freq)") }
-        guard sweepStart.isFinite, sweepStart > 0 else { throw ValidationError("--sweep-start must be a positive number of Hz") }
+        // The node's rules for a level and a frequency; the plan's own (sweep, Nyquist) in `plan`.
+        if let problem = NodeSettings.levelProblem(level) ?? NodeSettings.frequencyProblem(freq, sampleRateHz: nil) {
+            throw ValidationError(problem.description)
+        }
+        if NodeSettings.frequencyProblem(sweepStart, sampleRateHz: nil, setting: .sweepStart) != nil {
+            throw ValidationError("--sweep-start must be a positive number of Hz")
+        }
         if let sweepEnd, !(sweepEnd.isFinite && sweepEnd > 2 * sweepStart) {
             throw ValidationError("--sweep-end must be at least an octave above --sweep-start (\(plain(sweepStart)) Hz)")
         }
-        guard sweepSeconds >= 0.25, sweepSeconds <= 60 else { throw ValidationError("--sweep-seconds must be from 0.25 to 60") }
-        guard maxLatency >= 0.05, maxLatency <= 10 else { throw ValidationError("--max-latency must be from 0.05 to 10 seconds") }
+        guard MeasurementSignal.Plan.sweepSecondsRange.contains(sweepSeconds) else {
+            throw ValidationError("--sweep-seconds must be from 0.25 to 60")
+        }
+        guard MeasurementSignal.Plan.maxLatencySecondsRange.contains(maxLatency) else {
+            throw ValidationError("--max-latency must be from 0.05 to 10 seconds")
+        }
         if let plot { try PlotOption.validate(plot) }
     }
 

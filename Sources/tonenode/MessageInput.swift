@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneCore
 import ToneDSP
 
 /// Where a message to send comes from: TEXT, `-` for standard input, or
@@ -32,13 +33,11 @@ struct MessageInput: ParsableArguments {
         } else {
             message = Array((text ?? "").utf8)
         }
-        guard !message.isEmpty else {
-            throw ModemCommandError("the message is empty (\(file ?? "standard input")); nothing to send")
+        switch NodeSettings.messageProblem(byteCount: message.count)?.rule {
+        case .messageEmpty?: throw ModemCommandError("the message is empty (\(file ?? "standard input")); nothing to send")
+        case let rule?: throw ModemCommandError(SettingsProblem(.message, rule).reason)
+        case nil: return message
         }
-        guard message.count <= ModemFrame.maximumMessageBytes else {
-            throw ModemCommandError("the message has \(message.count) bytes; at most \(ModemFrame.maximumMessageBytes) fit")
-        }
-        return message
     }
 }
 

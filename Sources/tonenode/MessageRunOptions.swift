@@ -1,4 +1,5 @@
 import ArgumentParser
+import ToneCore
 import ToneDSP
 
 /// `run --send` / `run --receive`: messages as tones beside the tone.
@@ -18,11 +19,8 @@ struct MessageRunOptions: ParsableArguments {
     var receive = false
 
     func validate() throws {
-        if let send {
-            guard !send.isEmpty else { throw ValidationError("--send: the message is empty; nothing to send") }
-            guard send.utf8.count <= ModemFrame.maximumMessageBytes else {
-                throw ValidationError("--send: the message has \(send.utf8.count) bytes; at most \(ModemFrame.maximumMessageBytes) fit")
-            }
+        if let send, let problem = NodeSettings.messageProblem(byteCount: send.utf8.count) {
+            throw ValidationError(problem.description)
         }
         try Transmission.validate(levelDBFS: sendLevel, option: "--send-level")
     }

@@ -53,10 +53,7 @@ struct ToneOptions: ParsableArguments {
     }
 
     func validate() throws {
-        guard freq.isFinite, freq > 0 else { throw ValidationError("--freq must be a positive number of Hz, not \(freq)") }
-        guard level.isFinite, level <= 0 else {
-            throw ValidationError("--level must be a finite number of dBFS at or below 0, not \(level)")
-        }
+        try NodeSettings.validate([.frequency, .level], apply)
     }
 }
 
@@ -114,20 +111,6 @@ struct AnalysisOptions: ParsableArguments {
     var listsTones: Bool { tones > 1 }
 
     func validate() throws {
-        guard fftSize >= 256, fftSize <= 1 << 20, fftSize & (fftSize - 1) == 0 else {
-            throw ValidationError("--fft-size \(fftSize) must be a power of two from 256 to 1048576")
-        }
-        guard hop >= 1, hop <= fftSize else {
-            throw ValidationError("--hop \(hop) must be between 1 and the FFT size \(fftSize)")
-        }
-        if let band {
-            guard band.lowHz.isFinite, band.highHz.isFinite, band.lowHz >= 0, band.highHz > band.lowHz else {
-                throw ValidationError("--band must be LO:HI in Hz with 0 ≤ LO < HI")
-            }
-        }
-        guard snrMin.isFinite else { throw ValidationError("--snr-min must be a finite number of dB") }
-        guard tones >= 1, tones <= ToneEstimatorConfiguration.maxTonesLimit else {
-            throw ValidationError("--tones \(tones) must be between 1 and \(ToneEstimatorConfiguration.maxTonesLimit)")
-        }
+        try NodeSettings.validate([.fftSize, .hop, .band, .snrMin, .tones], apply)
     }
 }

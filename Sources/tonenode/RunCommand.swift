@@ -66,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
     var channels = 1
 
     func validate() throws {
-        guard (1...8).contains(channels) else { throw ValidationError("--channels \(channels) must be from 1 to 8") }
+        try NodeSettings.validate([.channels]) { $0.channels = channels }
         if let duration, !(duration.isFinite && duration > 0) {
             throw ValidationError("--duration must be a positive number of seconds")
         }

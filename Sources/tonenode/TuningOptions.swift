@@ -1,4 +1,5 @@
 import ArgumentParser
+import ToneCore
 import ToneDSP
 
 /// The reference pitch, shared by pitch naming (`--mode pitch`) and MIDI notes.
@@ -10,8 +11,6 @@ struct TuningOptions: ParsableArguments {
     var temperament: EqualTemperament { EqualTemperament(a4Hz: a4) }
 
     func validate() throws {
-        guard a4.isFinite, EqualTemperament.a4RangeHz.contains(a4) else {
-            throw ValidationError("--a4 \(a4) must be a frequency in Hz from 380 to 500")
-        }
+        try NodeSettings.validate([.a4]) { $0.a4Hz = a4 }
     }
 }

@@ -98,10 +98,11 @@ struct NSMStartTests {
 
 @Suite("NSM: a broken session file")
 struct NSMBadFileTests {
-    @Test("an unreadable or out-of-range session file: /error to open, one error line, status 1", arguments: [
+    @Test("an unreadable or out-of-range session file (hop above the FFT size too): /error to open, one error line, status 1", arguments: [
         "not json", #"{"frequencyHz": 1000}"#,
         #"{"frequencyHz":-5,"levelDBFS":-18,"muted":false,"fftSize":4096,"hopFrames":512,"lowHz":20,"snrMinDB":-20,"maxTones":1,"a4Hz":440,"channels":1}"#,
         #"{"frequencyHz":1000,"levelDBFS":-18,"muted":false,"fftSize":4096,"hopFrames":512,"lowHz":20,"snrMinDB":-20,"maxTones":1,"a4Hz":1000,"channels":1}"#,
+        #"{"frequencyHz":1000,"levelDBFS":-18,"muted":false,"fftSize":4096,"hopFrames":8192,"lowHz":20,"snrMinDB":-20,"maxTones":1,"a4Hz":440,"channels":1}"#,
     ])
     func badFile(contents: String) throws {
         let directory = NSTemporaryDirectory() + "tn-nsm-bad-\(UUID().uuidString)"

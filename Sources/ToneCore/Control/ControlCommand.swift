@@ -67,7 +67,9 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
     /// A non-finite value (including one that did not parse) is a problem.
     public static func make(_ name: String, numbers: [Double]) throws(Problem) -> ControlCommand {
         func hz(_ value: Double, _ what: String) throws(Problem) -> Double {
-            guard value.isFinite, value > 0 else { throw Problem("\(what) takes a positive number of Hz") }
+            if let problem = NodeSettings.frequencyProblem(value, sampleRateHz: nil) {
+                throw Problem(problem.commandDescription(what))
+            }
             return value
         }
         func seconds(_ value: Double) throws(Problem) -> Double {
@@ -80,9 +82,7 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
         case ("freq", 1):
             return .frequency(hz: try hz(numbers[0], "freq"))
         case ("level", 1):
-            guard numbers[0].isFinite, numbers[0] <= 0 else {
-                throw Problem("level takes a finite number of dBFS at or below 0")
-            }
+            if let problem = NodeSettings.levelProblem(numbers[0]) { throw Problem(problem.commandDescription(name)) }
             return .level(dbfs: numbers[0])
         case ("mute", 1):
             guard numbers[0] == 0 || numbers[0] == 1 else { throw Problem("mute takes 1 (on) or 0 (off)") }
@@ -103,8 +103,8 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
     /// but change no setting.
     public func applied(to settings: NodeSettings, sampleRateHz: Double) throws(Problem) -> NodeSettings {
         func belowNyquist(_ hz: Double) throws(Problem) {
-            guard hz < sampleRateHz / 2 else {
-                throw Problem("\(description): \(format(hz)) Hz is at or above the Nyquist frequency \(format(sampleRateHz / 2)) Hz of this server")
+            if let problem = NodeSettings.frequencyProblem(hz, sampleRateHz: sampleRateHz) {
+                throw Problem(problem.commandDescription(description))
             }
         }
         var changed = settings

@@ -1,7 +1,11 @@
 import ToneDSP
 
 /// Everything needed to start a node, as the user gave it.
-public struct NodeSettings: Sendable {
+///
+/// Checked in one place, `problems(sampleRateHz:)` (NodeSettings+Validation);
+/// saved in a session as an encoding of this type (NodeSettings+Session),
+/// which also names the fields that are per launch and not saved.
+public struct NodeSettings: Equatable, Sendable {
     public var clientName = "tonenode"
     /// nil: `$JACK_DEFAULT_SERVER` or the default server.
     public var serverName: String?
@@ -46,35 +50,11 @@ public struct NodeSettings: Sendable {
 
     public init() {}
 
-    /// Most audio channels a node opens (the JACK bridge holds this many port pairs).
-    public static let maximumChannels = 8
 
     /// The tone's peak amplitude (0 when muted).
     public var amplitude: Double { muted ? 0 : levelAmplitude }
     /// The peak amplitude of `levelDBFS`, muted or not (beeps, sweeps and MIDI notes play at it).
     public var levelAmplitude: Double { Decibels.amplitude(dbfs: levelDBFS) }
-
-    /// Problems that need the server's sample rate to be found.
-    public func problem(sampleRateHz: Double) -> String? {
-        let nyquist = sampleRateHz / 2
-        if !(1...Self.maximumChannels).contains(channels) {
-            return "--channels \(channels) must be from 1 to \(Self.maximumChannels)"
-        }
-        if frequencyHz >= nyquist {
-            return "--freq \(format(frequencyHz)) Hz is at or above the Nyquist frequency \(format(nyquist)) Hz of this server"
-        }
-        if let highHz, highHz > nyquist {
-            return "--band upper edge \(format(highHz)) Hz is above the Nyquist frequency \(format(nyquist)) Hz of this server"
-        }
-        if receivesMessages, let profiles = messageProfiles {
-            for profile in profiles {
-                if let problem = profile.parameters.problem(sampleRateHz: sampleRateHz) { return problem }
-            }
-        }
-        if !analyzesTones { return nil }
-        if mode == .pitch { return pitchConfiguration(sampleRateHz: sampleRateHz).problem }
-        return estimatorConfiguration(sampleRateHz: sampleRateHz).problem
-    }
 
     public func estimatorConfiguration(sampleRateHz: Double) -> ToneEstimatorConfiguration {
         ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: fftSize, lowHz: lowHz,

@@ -2,68 +2,78 @@ import Foundation
 import ToneDSP
 
 /// The settings an NSM session keeps for `tonenode run` (JSON at `path + ".json"`):
-/// what controls change live (frequency, level, mute) and the options that
-/// shaped the node. Connections are not kept: the session manager's JACK
-/// tools restore them.
+/// an encoding of `NodeSettings` without its per-launch properties (see
+/// `NodeSettings.SessionField` and `perLaunchProperties`). A file written by
+/// an older version holds a subset of the keys; the rest keep their defaults.
+@dynamicMemberLookup
 public struct SessionSettings: Codable, Equatable, Sendable {
-    public var frequencyHz: Double
-    public var levelDBFS: Double
-    public var muted: Bool
-    public var fftSize: Int
-    public var hopFrames: Int
-    public var lowHz: Double
-    public var highHz: Double?
-    public var snrMinDB: Double
-    public var maxTones: Int
-    public var a4Hz: Double
-    public var channels: Int
+    /// The saved settings; per-launch properties are at their defaults, so two
+    /// values are equal exactly when they would save the same file.
+    public private(set) var settings: NodeSettings
 
     public init(_ settings: NodeSettings) {
-        frequencyHz = settings.frequencyHz
-        levelDBFS = settings.levelDBFS
-        muted = settings.muted
-        fftSize = settings.fftSize
-        hopFrames = settings.hopFrames
-        lowHz = settings.lowHz
-        highHz = settings.highHz
-        snrMinDB = settings.snrMinDB
-        maxTones = settings.maxTones
-        a4Hz = settings.a4Hz
-        channels = settings.channels
+        self.settings = settings.withPerLaunchProperties(of: NodeSettings())
     }
 
-    public func apply(to settings: inout NodeSettings) {
-        settings.frequencyHz = frequencyHz
-        settings.levelDBFS = levelDBFS
-        settings.muted = muted
-        settings.fftSize = fftSize
-        settings.hopFrames = hopFrames
-        settings.lowHz = lowHz
-        settings.highHz = highHz
-        settings.snrMinDB = snrMinDB
-        settings.maxTones = maxTones
-        settings.a4Hz = a4Hz
-        settings.channels = channels
+    public subscript<Value>(dynamicMember keyPath: KeyPath<NodeSettings, Value>) -> Value {
+        settings[keyPath: keyPath]
     }
+
+    /// Replaces everything a session keeps; the per-launch properties of `settings` stay.
+    public func apply(to settings: inout NodeSettings) {
+        settings = self.settings.withPerLaunchProperties(of: settings)
+    }
+
+    // MARK: - Codable
+
+    public init(from decoder: any Decoder) throws {
+        var settings = NodeSettings()
+        var fields = SessionFieldDecoder(container: try decoder.container(keyedBy: NodeSettings.SessionField.self))
+        try settings.visitSessionFields(&fields)
+        self.settings = settings
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var settings = settings
+        var fields = SessionFieldEncoder(container: encoder.container(keyedBy: NodeSettings.SessionField.self))
+        try settings.visitSessionFields(&fields)
+    }
+
+    // MARK: - Files
 
     /// The file for an NSM project path.
     public static func fileURL(sessionPath: String) -> URL { URL(fileURLWithPath: sessionPath + ".json") }
 
-    /// nil when there is no file yet (a new session); throws a one-line reason when it is unreadable.
+    /// nil when there is no file yet (a new session); throws a one-line reason
+    /// when it is unreadable or a value in it breaks a rule (naming its key).
     public static func load(sessionPath: String) throws(SessionFileError) -> SessionSettings? {
         let url = fileURL(sessionPath: sessionPath)
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let loaded: SessionSettings
         do {
-            let loaded = try JSONDecoder().decode(SessionSettings.self, from: Data(contentsOf: url))
-            guard loaded.frequencyHz.isFinite, loaded.frequencyHz > 0, loaded.levelDBFS.isFinite,
-                  (1...8).contains(loaded.channels), loaded.fftSize > 0, loaded.hopFrames > 0,
-                  loaded.maxTones > 0, EqualTemperament.a4RangeHz.contains(loaded.a4Hz) else {
-                throw SessionFileError(description: "values out of range")
-            }
-            return loaded
+            loaded = try decode(Data(contentsOf: url))
+        } catch let error as DecodingError {
+            throw SessionFileError(description: "cannot read session settings \(url.path): \(Self.reason(error))")
         } catch {
-            throw SessionFileError(description: "cannot read session settings \(url.path): \(error)")
+            throw SessionFileError(description: "cannot read session settings \(url.path): \(error.localizedDescription)")
         }
+        // Rules that need the server's rate are checked when the node opens.
+        if let problem = loaded.settings.problems(sampleRateHz: nil).first {
+            throw SessionFileError(description: "cannot read session settings \(url.path): \(problem.sessionDescription)")
+        }
+        return loaded
+    }
+
+    /// The settings in a session file's bytes (no rule checked).
+    public static func decode(_ data: Data) throws -> SessionSettings {
+        try JSONDecoder().decode(SessionSettings.self, from: data)
+    }
+
+    /// The file's bytes: sorted keys, one per line.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
     }
 
     /// Writes atomically (a temporary file renamed over the old one), creating the directory.
@@ -72,11 +82,24 @@ public struct SessionSettings: Codable, Equatable, Sendable {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(self).write(to: url, options: .atomic)
+            try encoded().write(to: url, options: .atomic)
         } catch {
             throw SessionFileError(description: "cannot save session settings \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// A decoding error as a few words naming the key.
+    private static func reason(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map(\.stringValue).joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, _): return "no \(key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context)) has the wrong type"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not JSON" : "\(path(context)) is not a valid value"
+        @unknown default: return "\(error)"
         }
     }
 }

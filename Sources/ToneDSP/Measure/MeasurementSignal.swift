@@ -31,6 +31,12 @@ public struct MeasurementSignal: Sendable {
             sweepEndHz = min(20_000, 0.95 * sampleRateHz / 2)
         }
 
+        // MARK: Limits (the command line checks against these before the rate is known)
+
+        public static let sweepSecondsRange = 0.25...60.0
+        public static let toneSecondsRange = 0.25...60.0
+        public static let maxLatencySecondsRange = 0.05...10.0
+
         /// A sentence saying what is wrong, or nil.
         public var problem: String? {
             let nyquist = sampleRateHz / 2
@@ -41,9 +47,9 @@ public struct MeasurementSignal: Sendable {
                 return "the sweep \(sweepStartHz)–\(sweepEndHz) Hz must span at least an octave below the Nyquist frequency \(nyquist) Hz"
             }
             if !(levelDBFS.isFinite && levelDBFS <= 0) { return "the level must be at or below 0 dBFS" }
-            if !(sweepSeconds >= 0.25 && sweepSeconds <= 60) { return "the sweep must last 0.25 to 60 s" }
-            if !(toneSeconds >= 0.25 && toneSeconds <= 60) { return "the tone must last 0.25 to 60 s" }
-            if !(maxLatencySeconds >= 0.05 && maxLatencySeconds <= 10) { return "the maximum latency must be 0.05 to 10 s" }
+            if !Self.sweepSecondsRange.contains(sweepSeconds) { return "the sweep must last 0.25 to 60 s" }
+            if !Self.toneSecondsRange.contains(toneSeconds) { return "the tone must last 0.25 to 60 s" }
+            if !Self.maxLatencySecondsRange.contains(maxLatencySeconds) { return "the maximum latency must be 0.05 to 10 s" }
             return nil
         }
     }

@@ -41,11 +41,8 @@ public struct ModemModulator: Sendable {
     /// Samples for a whole message: its frames one after the other.
     /// - Parameter messageID: tells this message's frames from another's; pick it at random.
     public func render(message: [UInt8], messageID: UInt16) throws -> [Float] {
-        guard message.count <= ModemFrame.maximumMessageBytes else {
-            throw SetupError.invalid("a message holds at most \(ModemFrame.maximumMessageBytes) bytes; this one has \(message.count)")
-        }
         var out: [Float] = []
-        for frame in ModemFrame.frames(of: message, messageID: messageID) {
+        for frame in try ModemFrame.frames(of: message, messageID: messageID) {
             out += render(frame: frame)
         }
         return out

@@ -12,10 +12,11 @@ public final class PitchAnalyzer: StreamAnalyzer {
     /// Frames of stream time seen, gaps included.
     public var streamFrames: Int { window.streamFrames }
 
-    public init(detector: PitchDetector, hopFrames: Int, temperament: EqualTemperament = EqualTemperament()) {
+    /// Throws when `hopFrames` is outside `HopWindow.hopRange(size:)` of the window.
+    public init(detector: PitchDetector, hopFrames: Int, temperament: EqualTemperament = EqualTemperament()) throws(ToneEstimator.SetupError) {
         self.detector = detector
         self.temperament = temperament
-        window = HopWindow(size: detector.configuration.frameSize, hopFrames: hopFrames)
+        window = try HopWindow(size: detector.configuration.frameSize, hopFrames: hopFrames)
     }
 
     public func process(_ input: UnsafeBufferPointer<Float>, report: (ToneReport) -> Void) {

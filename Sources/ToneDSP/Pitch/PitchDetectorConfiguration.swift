@@ -29,6 +29,12 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
         self.highHz = highHz
     }
 
+    /// Shortest window the detector works on (it must be a power of two).
+    public static let minimumFrameSize = 256
+
+    /// Whether the frame holds two periods of some pitch in `lowHz…highHz`.
+    public var holdsTwoPeriods: Bool { lagRange != nil }
+
     /// The period range in samples the frame can hold: at least two periods of `lowHz` must fit.
     var lagRange: ClosedRange<Int>? {
         let shortest = max(2, Int((sampleRateHz / highHz).rounded(.down)))
@@ -42,7 +48,7 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Why these settings cannot work, or nil.
     public var problem: String? {
         guard sampleRateHz.isFinite, sampleRateHz > 0 else { return "sample rate \(sampleRateHz) Hz is not positive" }
-        guard frameSize >= 256, frameSize & (frameSize - 1) == 0 else {
+        guard frameSize >= Self.minimumFrameSize, frameSize & (frameSize - 1) == 0 else {
             return "pitch window \(frameSize) must be a power of two of at least 256 samples"
         }
         guard lowHz.isFinite, highHz.isFinite, lowHz > 0, highHz > lowHz else {

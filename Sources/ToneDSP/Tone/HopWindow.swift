@@ -14,12 +14,21 @@ public final class HopWindow {
     /// Frames of stream time seen, gaps included.
     public private(set) var streamFrames = 0
 
+    /// Hops a window of `size` frames can take: a report at least every window.
+    public static func hopRange(size: Int) -> ClosedRange<Int> { 1...max(1, size) }
+
+    /// Throws for values a caller let through (settings are checked before
+    /// this, so a person never meets these sentences).
     /// - Parameters:
     ///   - size: a power of two.
-    ///   - hopFrames: 1…size.
-    public init(size: Int, hopFrames: Int) {
-        precondition(size > 0 && size & (size - 1) == 0, "window size must be a power of two")
-        precondition(hopFrames >= 1 && hopFrames <= size)
+    ///   - hopFrames: in `hopRange(size:)`.
+    public init(size: Int, hopFrames: Int) throws(ToneEstimator.SetupError) {
+        guard size > 0, size & (size - 1) == 0 else {
+            throw .invalid("the window size \(size) must be a power of two")
+        }
+        guard Self.hopRange(size: size).contains(hopFrames) else {
+            throw .invalid("the hop \(hopFrames) must be between 1 and the window size \(size)")
+        }
         self.size = size
         self.hopFrames = hopFrames
         history = .allocate(capacity: size)

@@ -11,9 +11,10 @@ public final class ToneAnalyzer {
     /// Frames of stream time seen, gaps included.
     public var streamFrames: Int { window.streamFrames }
 
-    public init(estimator: ToneEstimator, hopFrames: Int) {
+    /// Throws when `hopFrames` is outside `HopWindow.hopRange(size:)` of the window.
+    public init(estimator: ToneEstimator, hopFrames: Int) throws(ToneEstimator.SetupError) {
         self.estimator = estimator
-        window = HopWindow(size: estimator.configuration.fftSize, hopFrames: hopFrames)
+        window = try HopWindow(size: estimator.configuration.fftSize, hopFrames: hopFrames)
     }
 
     /// Feeds samples; `report` is called once per completed hop (after the

@@ -33,21 +33,16 @@ public final class Node {
     public init(settings: NodeSettings) throws {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         let sampleRateHz = Double(client.sampleRateHz)
-        if let problem = settings.problem(sampleRateHz: sampleRateHz) {
-            throw JackError.invalidSetting(problem)
-        }
+        // The settings' one check (a `SettingsProblem`, not a JACK error); what
+        // needs no rate was checked before (command line, session file) too.
+        if let problem = settings.problems(sampleRateHz: sampleRateHz).first { throw problem }
         // One analyser per input channel, each with its own FFT plans and window.
         let channelCount = max(1, settings.channels)
         let analyzers = !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
             try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
         }
-        let messageAnalyzers: [ModemStreamAnalyzer]
-        do {
-            messageAnalyzers = !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
-                try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
-            }
-        } catch {
-            throw JackError.invalidSetting("\(error)")
+        let messageAnalyzers = !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
+            try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
         }
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.levelAmplitude, muted: settings.muted,

@@ -41,9 +41,9 @@ struct ModemCodingTests {
     }
 
     @Test("frames: split, serialise, parse; any corruption is rejected")
-    func frames() {
+    func frames() throws {
         let message = (0..<100).map { UInt8($0) }
-        let frames = ModemFrame.frames(of: message, messageID: 0x1234)
+        let frames = try ModemFrame.frames(of: message, messageID: 0x1234)
         #expect(frames.count == 4)
         #expect(frames.map(\.payload.count) == [32, 32, 32, 4])
         #expect(frames.flatMap(\.payload) == message)
@@ -57,14 +57,14 @@ struct ModemCodingTests {
                 #expect(ModemFrame(bytes: corrupted) == nil)
             }
         }
-        #expect(ModemFrame.frames(of: [], messageID: 1).count == 1)
+        #expect(try ModemFrame.frames(of: [], messageID: 1).count == 1)
         #expect(ModemFrame.bytes(of: ModemFrame.bits(of: [0xA5, 0x3C])) == [0xA5, 0x3C])
     }
 
     @Test("reassembly delivers only whole messages and reports the rest incomplete")
-    func reassembly() {
+    func reassembly() throws {
         var reassembler = MessageReassembler(timeoutSeconds: 2)
-        let frames = ModemFrame.frames(of: Array(repeating: 7, count: 70), messageID: 9)
+        let frames = try ModemFrame.frames(of: Array(repeating: 7, count: 70), messageID: 9)
         #expect(reassembler.add(frames[0], timeSeconds: 1, profile: .audible, snrDB: 10).isEmpty)
         #expect(reassembler.add(frames[2], timeSeconds: 2, profile: .audible, snrDB: 10).isEmpty)
         #expect(reassembler.expire(nowSeconds: 3).isEmpty)

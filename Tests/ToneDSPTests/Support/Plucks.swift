@@ -77,7 +77,7 @@ enum Pluck {
     static func analyze(_ signal: [Double], frameSize: Int = 4096, hopFrames: Int = 256) throws -> [ToneReport] {
         let detector = try PitchDetector(PitchDetectorConfiguration(sampleRateHz: sampleRateHz, frameSize: frameSize),
                                          planning: .estimate)
-        let analyzer = PitchAnalyzer(detector: detector, hopFrames: hopFrames)
+        let analyzer = try PitchAnalyzer(detector: detector, hopFrames: hopFrames)
         var reports: [ToneReport] = []
         signal.map { Float($0) }.withUnsafeBufferPointer { analyzer.process($0) { reports.append($0) } }
         return reports

@@ -31,7 +31,7 @@ struct ToneAnalyzerTests {
     @Test("a report every hop after the first full window, at the right time, reading the right window",
           arguments: [1024, 4096, 333])
     func reportsEveryHop(hopFrames: Int) throws {
-        let analyzer = ToneAnalyzer(estimator: try TestSignal.estimator(), hopFrames: hopFrames)
+        let analyzer = try ToneAnalyzer(estimator: try TestSignal.estimator(), hopFrames: hopFrames)
         let samples = Self.stream(count: 20_000)
         var random = SeededRandom(seed: UInt64(hopFrames))
         let reports = Self.feed(analyzer, samples[...], random: &random)
@@ -52,7 +52,7 @@ struct ToneAnalyzerTests {
     @Test("skip(frames:) restarts the window after the gap and advances the clock")
     func skipRestartsWindow() throws {
         let hop = 1024
-        let analyzer = ToneAnalyzer(estimator: try TestSignal.estimator(), hopFrames: hop)
+        let analyzer = try ToneAnalyzer(estimator: try TestSignal.estimator(), hopFrames: hop)
         let samples = Self.stream(count: 20_000)
         var random = SeededRandom(seed: 0x5719)
         var reports = Self.feed(analyzer, samples[0..<6000], random: &random)
@@ -73,7 +73,7 @@ struct ToneAnalyzerTests {
     @Test("a NaN in the stream spoils only the windows that hold it")
     func nanPassesThrough() throws {
         let hop = 1024
-        let analyzer = ToneAnalyzer(estimator: try TestSignal.estimator(), hopFrames: hop)
+        let analyzer = try ToneAnalyzer(estimator: try TestSignal.estimator(), hopFrames: hop)
         var samples = Self.stream(count: 16_384)
         samples[5000] = .nan
         var random = SeededRandom(seed: 0x7A7)

@@ -19,9 +19,13 @@ public struct ModemFrame: Equatable, Sendable {
         self.payload = payload
     }
 
-    /// Splits a message into frames. An empty message is one frame with no payload.
-    public static func frames(of message: [UInt8], messageID: UInt16) -> [ModemFrame] {
-        precondition(message.count <= maximumMessageBytes)
+    /// Splits a message into frames. An empty message is one frame with no
+    /// payload; one longer than `maximumMessageBytes` throws (the frame count
+    /// is one byte on air). The library's one check of the message length.
+    public static func frames(of message: [UInt8], messageID: UInt16) throws(ModemModulator.SetupError) -> [ModemFrame] {
+        guard message.count <= maximumMessageBytes else {
+            throw .invalid("a message holds at most \(maximumMessageBytes) bytes; this one has \(message.count)")
+        }
         let size = ModemParameters.payloadBytesPerFrame
         let count = max(1, (message.count + size - 1) / size)
         return (0..<count).map { index in

@@ -1,0 +1,119 @@
+import ToneDSP
+
+// MARK: - Limits
+
+extension NodeSettings {
+    /// Most audio channels a node opens (the JACK bridge holds this many port pairs).
+    public static let maximumChannels = 8
+    /// Analysis windows the tone estimator accepts (powers of two in this range).
+    public static let fftSizeRange = ToneEstimatorConfiguration.fftSizeRange
+    /// Pitch-bend swing on `midi_in`, in semitones either way.
+    public static let bendRangeLimitSemitones: ClosedRange<Double> = 0...24
+}
+
+// MARK: - The rules
+
+extension NodeSettings {
+    /// Every rule these settings break, in the order a person would fix them
+    /// (the first is the one to report). The one home of the node's limits:
+    /// the command line, control lines, session files and `Node.init` all ask here.
+    ///
+    /// - Parameter sampleRateHz: the server's (or file's) rate; nil checks only
+    ///   the rules that do not depend on it (before JACK is opened).
+    public func problems(sampleRateHz: Double?) -> [SettingsProblem] {
+        var found: [SettingsProblem] = []
+        func check(_ problem: SettingsProblem?) { if let problem { found.append(problem) } }
+        check(Self.frequencyProblem(frequencyHz, sampleRateHz: sampleRateHz))
+        check(Self.levelProblem(levelDBFS))
+        if !ToneEstimatorConfiguration.isValidFFTSize(fftSize) {
+            found.append(SettingsProblem(.fftSize, .fftSize(fftSize)))
+        } else if !HopWindow.hopRange(size: fftSize).contains(hopFrames) {
+            found.append(SettingsProblem(.hop, .hop(hopFrames, fftSize: fftSize)))
+        }
+        check(bandProblem(sampleRateHz: sampleRateHz))
+        if !snrMinDB.isFinite { found.append(SettingsProblem(.snrMin, .notFiniteDB(snrMinDB))) }
+        if !(1...ToneEstimatorConfiguration.maxTonesLimit).contains(maxTones) {
+            found.append(SettingsProblem(.tones, .tones(maxTones)))
+        }
+        if !(1...Self.maximumChannels).contains(channels) { found.append(SettingsProblem(.channels, .channels(channels))) }
+        if !(a4Hz.isFinite && EqualTemperament.a4RangeHz.contains(a4Hz)) { found.append(SettingsProblem(.a4, .a4(a4Hz))) }
+        if !(bendRangeSemitones.isFinite && Self.bendRangeLimitSemitones.contains(bendRangeSemitones)) {
+            found.append(SettingsProblem(.bendRange, .bendRange(bendRangeSemitones)))
+        }
+        check(pitchProblem(sampleRateHz: sampleRateHz))
+        guard let sampleRateHz else { return found }
+        if analyzesTones, mode == .tone,
+           !(sampleRateHz.isFinite && ToneEstimatorConfiguration.sampleRateRangeHz.contains(sampleRateHz)) {
+            found.append(SettingsProblem(.sampleRate, .sampleRate(sampleRateHz)))
+        }
+        if receivesMessages, let profiles = messageProfiles {
+            for profile in profiles {
+                if let sentence = profile.parameters.problem(sampleRateHz: sampleRateHz) {
+                    found.append(SettingsProblem(.receiveProfiles, .profileDoesNotFit(sentence)))
+                }
+            }
+        }
+        return found
+    }
+
+    /// A tone frequency: positive and finite, and below Nyquist once the rate is known.
+    /// Shared by `--freq`, control lines (freq, beep, sweep) and `measure`.
+    public static func frequencyProblem(_ hz: Double, sampleRateHz: Double?,
+                                        setting: SettingsProblem.Setting = .frequency) -> SettingsProblem? {
+        guard hz.isFinite, hz > 0 else { return SettingsProblem(setting, .notPositiveHz(hz)) }
+        if let sampleRateHz, hz >= sampleRateHz / 2 {
+            return SettingsProblem(setting, .notBelowNyquist(hz: hz, nyquistHz: sampleRateHz / 2))
+        }
+        return nil
+    }
+
+    /// A peak level: finite, at or below full scale.
+    public static func levelProblem(_ dbfs: Double, setting: SettingsProblem.Setting = .level) -> SettingsProblem? {
+        dbfs.isFinite && dbfs <= 0 ? nil : SettingsProblem(setting, .notDBFS(dbfs))
+    }
+
+    /// A message sent as tones: not empty, and no longer than the modem's frames can carry.
+    public static func messageProblem(byteCount: Int) -> SettingsProblem? {
+        if byteCount == 0 { return SettingsProblem(.message, .messageEmpty) }
+        if byteCount > ModemFrame.maximumMessageBytes { return SettingsProblem(.message, .messageTooLong(bytes: byteCount)) }
+        return nil
+    }
+
+    /// The tone analysis band: `0 ≤ lowHz < highHz`, the top at or below
+    /// Nyquist, and (tone mode, rate known) at least a few FFT bins wide.
+    private func bandProblem(sampleRateHz: Double?) -> SettingsProblem? {
+        let nyquistHz = sampleRateHz.map { $0 / 2 }
+        let topHz = highHz ?? nyquistHz ?? .infinity
+        guard lowHz.isFinite, lowHz >= 0, !topHz.isNaN, topHz > lowHz, highHz?.isFinite != false else {
+            return SettingsProblem(.band, .bandEmpty(lowHz: lowHz, highHz: topHz))
+        }
+        guard let sampleRateHz, let nyquistHz else { return nil }
+        if let highHz, highHz > nyquistHz {
+            return SettingsProblem(.band, .bandAboveNyquist(highHz: highHz, nyquistHz: nyquistHz))
+        }
+        let binHz = sampleRateHz / Double(fftSize)
+        if analyzesTones, mode == .tone, ToneEstimatorConfiguration.isValidFFTSize(fftSize),
+           topHz - lowHz < ToneEstimatorConfiguration.minimumBandBins * binHz {
+            return SettingsProblem(.band, .bandNarrowerThanBins(lowHz: lowHz, highHz: topHz, binHz: binHz))
+        }
+        return nil
+    }
+
+    /// Pitch mode: a range of fundamentals, and (rate known) a window that holds two periods of one.
+    private func pitchProblem(sampleRateHz: Double?) -> SettingsProblem? {
+        guard pitchLowHz.isFinite, pitchHighHz.isFinite, pitchLowHz > 0, pitchHighHz > pitchLowHz else {
+            return SettingsProblem(.pitchRange, .pitchRangeEmpty(lowHz: pitchLowHz, highHz: pitchHighHz))
+        }
+        guard analyzesTones, mode == .pitch, let sampleRateHz, sampleRateHz.isFinite, sampleRateHz > 0,
+              fftSize >= PitchDetectorConfiguration.minimumFrameSize else { return nil }
+        let configuration = pitchConfiguration(sampleRateHz: sampleRateHz)
+        guard configuration.highHz > configuration.lowHz else {
+            return SettingsProblem(.pitchRange, .pitchRangeEmpty(lowHz: configuration.lowHz, highHz: configuration.highHz))
+        }
+        guard configuration.holdsTwoPeriods else {
+            return SettingsProblem(.fftSize, .pitchWindowTooShort(frames: fftSize, sampleRateHz: sampleRateHz,
+                                                                  lowHz: configuration.lowHz, highHz: configuration.highHz))
+        }
+        return nil
+    }
+}
