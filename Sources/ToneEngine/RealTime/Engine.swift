@@ -1,6 +1,5 @@
 import ToneCore
 import ToneJack
-import CJack
 import Synchronization
 import ToneDSP
 
@@ -103,12 +102,6 @@ public final class Engine: @unchecked Sendable {
         send(.tone(frequencyHz: frequencyHz, sampleRateHz: sampleRateHz))
     }
 
-    /// Ramps to a new peak amplitude (0 silences). Non-finite or negative values are ignored.
-    public func setAmplitude(_ amplitude: Double) {
-        guard amplitude.isFinite, amplitude >= 0 else { return }
-        send(.level(amplitude: amplitude))
-    }
-
     // MARK: - Audio thread
 
     /// One JACK period of a node with `channels` ports each way: channel 0 as
@@ -117,7 +110,7 @@ public final class Engine: @unchecked Sendable {
     @_noLocks
     public func render(inputs: UnsafePointer<UnsafePointer<Float>?>, outputs: UnsafePointer<UnsafeMutablePointer<Float>?>,
                        channels portChannels: Int, frames: Int,
-                       midi: UnsafePointer<tn_midi_event>?, midiCount: Int) {
+                       midi: UnsafePointer<MIDIEvent>?, midiCount: Int) {
         guard portChannels >= 1, let input = inputs[0], let output = outputs[0] else { return }
         render(input: input, output: output, frames: frames, midi: midi, midiCount: midiCount)
         let count = min(portChannels, channels)
@@ -135,7 +128,7 @@ public final class Engine: @unchecked Sendable {
     /// into the capture ring. Audio thread only.
     @_noLocks
     public func render(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
-                       midi: UnsafePointer<tn_midi_event>? = nil, midiCount: Int = 0) {
+                       midi: UnsafePointer<MIDIEvent>? = nil, midiCount: Int = 0) {
         while true {
             let count = commands.readRaw(into: commandScratch, maxCount: Self.commandBatch)
             for index in 0..<count { generator.pointee.apply(commandScratch[index]) }

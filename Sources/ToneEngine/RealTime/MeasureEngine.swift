@@ -1,6 +1,4 @@
 import ToneCore
-import ToneJack
-import CJack
 import Synchronization
 
 /// The real-time half of `tonenode measure`: plays a stimulus rendered in
@@ -77,21 +75,3 @@ public final class MeasureEngine: @unchecked Sendable {
         if recordCount > 0 { recordedFrames.store(position + recordCount, ordering: .releasing) }
     }
 }
-
-/// The C render entry point for `MeasureEngine` (see `toneNodeRender`).
-@_noLocks
-func measureRender(_ context: UnsafeMutableRawPointer?,
-                   _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
-                   _ outputs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
-                   _ channels: UInt32,
-                   _ frames: UInt32,
-                   _ midi: UnsafePointer<tn_midi_event>?,
-                   _ midiCount: UInt32) {
-    guard let context, let inputs, let outputs, channels >= 1,
-          let input = inputs[0], let output = outputs[0] else { return }
-    Unmanaged<MeasureEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {
-        $0.render(input: input, output: output, frames: Int(frames))
-    }
-}
-
-let measureRenderFunction: tn_render_fn = measureRender
