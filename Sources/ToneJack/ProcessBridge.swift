@@ -25,7 +25,7 @@ public final class ProcessBridge: @unchecked Sendable {
     // @unchecked Sendable: after `init` Swift never writes `bridge`'s fields;
     // the callbacks and the readers below share only the counters and the
     // flag, which the C side reads and writes with __atomic builtins, and the
-    // semaphore, which is thread-safe.
+    // semaphore, which is thread-safe. `renderer` is only held, never used.
 
     /// The render entry point the process callback calls every period,
     /// with the port buffers already fetched. JACK thread.

@@ -14,6 +14,10 @@ import ToneDSP
 /// control side; the audio thread never takes it); `render` drains the ring
 /// at the start of each period, then applies the period's MIDI events at
 /// their frame offsets.
+///
+/// Ordering: the command, capture and playback rings pair their own release
+/// and acquire (see `SPSCRing`); the counters below are statistics, updated
+/// and read relaxed, and publish nothing.
 public final class Engine: @unchecked Sendable {
     // @unchecked Sendable: `generator` and `commandScratch` are used only by the
     // audio thread after activation (and by `init` before it); `commands` is an
@@ -35,7 +39,7 @@ public final class Engine: @unchecked Sendable {
     public let renderedFrames = Atomic<Int>(0)
     /// Control commands applied (audio thread writes; tests read).
     public let appliedCommands = Atomic<Int>(0)
-    /// MIDI messages applied (audio thread writes; tests and reports read).
+    /// MIDI messages applied (audio thread writes; tests read).
     public let midiMessages = Atomic<Int>(0)
     public let sampleRateHz: Double
 

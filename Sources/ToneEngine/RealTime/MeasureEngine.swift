@@ -13,10 +13,10 @@ import Synchronization
 ///
 /// Ordering: the audio thread's `recordedFrames.store(.releasing)` publishes
 /// the frames it wrote, and pairs with `recordedFrames.load(.acquiring)` in
-/// `recording`; `arm`'s `.releasing` store pairs with `render`'s `.acquiring` load.
+/// `framesRecorded`; `arm`'s `.releasing` store pairs with `render`'s `.acquiring` load.
 public final class MeasureEngine: @unchecked Sendable {
-    // @unchecked Sendable: `stimulus` is read-only after init; `recording` is
-    // written only by the audio thread, below `recordedFrames`, and read by
+    // @unchecked Sendable: `stimulus` is read-only after init; `recordingBuffer`
+    // is written only by the audio thread, below `recordedFrames`, and read by
     // others only below the published count.
     private let stimulus: UnsafeMutablePointer<Float>
     public let stimulusFrames: Int
