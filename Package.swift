@@ -41,7 +41,7 @@ let package = Package(
         // The JACK binding: the only importer of CJack.
         .target(name: "ToneJack", dependencies: ["CJack"]),
         // The running node: real-time engines, analysis worker, supervisor, recorder.
-        .target(name: "ToneEngine", dependencies: ["CJack", "ToneDSP", "ToneCore", "ToneJack"]),
+        .target(name: "ToneEngine", dependencies: ["ToneDSP", "ToneCore", "ToneJack"]),
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
         .target(name: "TonePlot"),
         .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"]),
@@ -55,7 +55,7 @@ let package = Package(
         // Unit tests, one target per module; none needs a JACK server.
         .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneAudioFile", "ToneTestSupport"]),
         .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP"]),
-        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack", "CJack"]),
+        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
         .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP"]),

@@ -32,7 +32,8 @@
 #define TN_MAX_MIDI_EVENTS 512
 
 /// One short MIDI message (1 to 3 bytes; longer ones, sysex, are not for us)
-/// at frame `time` of the period.
+/// at frame `time` of the period. ToneJack's `MIDIEvent` mirrors this layout
+/// (checked when a bridge is made), so Swift reads the events without CJack.
 typedef struct tn_midi_event {
     uint32_t time;
     uint32_t size;
@@ -40,13 +41,14 @@ typedef struct tn_midi_event {
 } tn_midi_event;
 
 /// Swift's render entry point. Runs on the JACK thread; must not block.
-/// `midi` holds `midi_count` events of this period in time order.
+/// `midi` holds `midi_count` `tn_midi_event`s of this period in time order;
+/// it is untyped so the Swift signature names no CJack type.
 typedef void (*tn_render_fn)(void *engine,
                              const float *const *inputs,
                              float *const *outputs,
                              uint32_t channels,
                              uint32_t nframes,
-                             const tn_midi_event *midi,
+                             const void *midi,
                              uint32_t midi_count);
 
 typedef struct tn_bridge {
@@ -66,8 +68,6 @@ typedef struct tn_bridge {
     uint64_t xruns;
     uint64_t cycles;
     int32_t shutdown;
-    uint32_t sample_rate;
-    uint32_t buffer_size;
     // Wake the worker only once this many frames have arrived since the last
     // wake (0: every cycle). Set before activation; the worker can do nothing
     // with less than a hop, and every sem_post to a waiting worker is a futex
@@ -175,28 +175,6 @@ static inline void tn_shutdown(jack_status_t code, const char *reason, void *arg
     sem_post(&b->wake);
 }
 
-static inline int tn_sample_rate(jack_nframes_t rate, void *arg) {
-    tn_bridge *b = (tn_bridge *)arg;
-    __atomic_store_n(&b->sample_rate, rate, __ATOMIC_RELEASE);
-    return 0;
-}
-
-static inline int tn_buffer_size(jack_nframes_t frames, void *arg) {
-    tn_bridge *b = (tn_bridge *)arg;
-    __atomic_store_n(&b->buffer_size, frames, __ATOMIC_RELEASE);
-    return 0;
-}
-
-/// Installs every callback; call before jack_activate. Returns 0 on success.
-static inline int tn_bridge_install(jack_client_t *client, tn_bridge *b) {
-    if (jack_set_process_callback(client, tn_process, b) != 0) return -1;
-    if (jack_set_xrun_callback(client, tn_xrun, b) != 0) return -2;
-    if (jack_set_sample_rate_callback(client, tn_sample_rate, b) != 0) return -3;
-    if (jack_set_buffer_size_callback(client, tn_buffer_size, b) != 0) return -4;
-    jack_on_info_shutdown(client, tn_shutdown, b);
-    return 0;
-}
-
 // MARK: - Port latency (terminal ports)
 //
 // ToneNode's ports are terminal: `out` makes its signal, `in` consumes it, and
@@ -218,17 +196,17 @@ static inline void tn_latency(jack_latency_callback_mode_t mode, void *arg) {
     }
 }
 
-/// Installs the latency callback; call before jack_activate. Returns 0 on success.
-static inline int tn_bridge_install_latency(jack_client_t *client, tn_bridge *b) {
-    return jack_set_latency_callback(client, tn_latency, b);
-}
+// MARK: - Installation (main thread, before jack_activate)
 
-/// A port's latency range as JACK publishes it (main thread).
-static inline void tn_port_latency(jack_port_t *port, int capture, uint32_t *min, uint32_t *max) {
-    jack_latency_range_t range = { 0, 0 };
-    jack_port_get_latency_range(port, capture ? JackCaptureLatency : JackPlaybackLatency, &range);
-    *min = range.min;
-    *max = range.max;
+/// Installs every callback of the bridge, in this order. Returns 0 on
+/// success, else the code of the refused step (JackError.callbackSetupFailed
+/// prints it): -1 process, -2 xrun, -5 latency.
+static inline int tn_bridge_install(jack_client_t *client, tn_bridge *b) {
+    if (jack_set_process_callback(client, tn_process, b) != 0) return -1;
+    if (jack_set_xrun_callback(client, tn_xrun, b) != 0) return -2;
+    jack_on_info_shutdown(client, tn_shutdown, b);
+    if (jack_set_latency_callback(client, tn_latency, b) != 0) return -5;
+    return 0;
 }
 
 // MARK: - Reader side (worker / main thread)
@@ -236,8 +214,6 @@ static inline void tn_port_latency(jack_port_t *port, int capture, uint32_t *min
 static inline uint64_t tn_bridge_xruns(const tn_bridge *b) { return __atomic_load_n(&b->xruns, __ATOMIC_RELAXED); }
 static inline uint64_t tn_bridge_cycles(const tn_bridge *b) { return __atomic_load_n(&b->cycles, __ATOMIC_ACQUIRE); }
 static inline int tn_bridge_is_shutdown(const tn_bridge *b) { return __atomic_load_n(&b->shutdown, __ATOMIC_ACQUIRE); }
-static inline uint32_t tn_bridge_sample_rate(const tn_bridge *b) { return __atomic_load_n(&b->sample_rate, __ATOMIC_ACQUIRE); }
-static inline uint32_t tn_bridge_buffer_size(const tn_bridge *b) { return __atomic_load_n(&b->buffer_size, __ATOMIC_ACQUIRE); }
 
 /// Wakes a waiting worker without a JACK cycle (used to stop it).
 static inline void tn_bridge_post(tn_bridge *b) { sem_post(&b->wake); }

@@ -1,10 +1,9 @@
-import CJack
 import Foundation
 import Testing
 import ToneDSP
 import ToneCore
 import ToneEngine
-import ToneJack
+@testable import ToneJack
 
 @Suite("Engine: MIDI events inside a period")
 struct EngineMIDITests {
@@ -16,10 +15,7 @@ struct EngineMIDITests {
         let frames = 256
         var input = [Float](repeating: 0, count: frames)
         var output = [Float](repeating: .nan, count: frames)
-        var event = tn_midi_event()
-        event.time = UInt32(frame)
-        event.size = 3
-        event.data = (0x90, 69, 127, 0)
+        let event = MIDIEvent(time: UInt32(frame), size: 3, data: (0x90, 69, 127, 0))
         input.withUnsafeMutableBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
                 withUnsafePointer(to: event) {
@@ -35,6 +31,11 @@ struct EngineMIDITests {
         #expect(output.prefix(frame).allSatisfy { $0 == 0 })
         #expect(output[frame] != 0)
         #expect(engine.midiMessages.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("MIDIEvent has the bridge's C event layout, so render reads the events in place")
+    func layout() {
+        #expect(ProcessBridge.midiLayoutMatches)
     }
 }
 

@@ -1,6 +1,7 @@
 import CFFTW
 
-/// A single-precision complex FFT of one size and direction, planned once.
+/// A single-precision complex FFT of one size and direction, in place.
+/// One of the FFT family (see `FFTPlanner`).
 ///
 /// Worker only: one instance is owned by one thread (the buffer is reused).
 /// The transform is unnormalised, as FFTW's: forward then backward scales by `size`.
@@ -16,23 +17,22 @@ public final class ComplexFFT {
     ///   - inverse: `true` for e^{+j…} (FFTW_BACKWARD).
     public init?(size: Int, inverse: Bool, planning: FFTPlanning = .estimate) {
         guard size >= 2, size <= Int(Int32.max), let raw = fftwf_alloc_complex(size) else { return nil }
-        nonisolated(unsafe) var made: fftwf_plan?
-        fftwPlannerLock.withLock { _ in
-            made = fftwf_plan_dft_1d(Int32(size), raw, raw, inverse ? FFTW_BACKWARD : FFTW_FORWARD, planning.flags)
-        }
-        guard let plan = made else {
+        let made = FFTPlanner.makePlans({
+            [fftwf_plan_dft_1d(Int32(size), raw, raw, inverse ? FFTW_BACKWARD : FFTW_FORWARD, planning.flags)]
+        }, destroy: fftwf_destroy_plan)
+        guard let plans = made else {
             fftwf_free(raw)
             return nil
         }
         self.size = size
-        self.plan = plan
+        plan = plans[0]
         // safe: fftwf_complex is two Floats laid out contiguously.
         buffer = UnsafeMutableRawPointer(raw).bindMemory(to: Float.self, capacity: 2 * size)
         buffer.initialize(repeating: 0, count: 2 * size)
     }
 
     deinit {
-        fftwPlannerLock.withLock { _ in fftwf_destroy_plan(plan) }
+        FFTPlanner.destroy([plan], with: fftwf_destroy_plan)
         fftwf_free(UnsafeMutableRawPointer(buffer))
     }
 

@@ -1,14 +1,10 @@
 import CFFTW
-import Synchronization
-
-/// FFTW's double-precision planner has its own global state (separate from
-/// the single-precision one `RealFFT` guards): every plan creation and
-/// destruction of `DoubleFFT` goes through this lock.
-private let doublePlannerLock = Mutex<Void>(())
 
 /// A double-precision real FFT of one size, forward (r2c) and inverse (c2r),
 /// for offline measurement maths (long convolutions, transfer functions),
 /// where single precision would limit sub-sample latency estimates.
+/// One of the FFT family (see `FFTPlanner`); unlike its single-precision
+/// siblings, `inverse` normalises.
 ///
 /// Worker only: one instance is owned by one thread (the buffers are reused).
 public final class DoubleFFT {
@@ -24,23 +20,17 @@ public final class DoubleFFT {
     /// Number of complex bins (`size/2 + 1`).
     public var binCount: Int { size / 2 + 1 }
 
-    public init?(size: Int) {
+    public init?(size: Int, planning: FFTPlanning = .estimate) {
         guard size >= 2, size <= Int(Int32.max), let real = fftw_alloc_real(size) else { return nil }
         guard let complex = fftw_alloc_complex(size / 2 + 1) else {
             fftw_free(real)
             return nil
         }
-        nonisolated(unsafe) var plans: (fftw_plan?, fftw_plan?) = (nil, nil)
-        doublePlannerLock.withLock { _ in
-            let flags = UInt32(FFTW_ESTIMATE)
-            plans.0 = fftw_plan_dft_r2c_1d(Int32(size), real, complex, flags)
-            plans.1 = fftw_plan_dft_c2r_1d(Int32(size), complex, real, flags)
-        }
-        guard let forward = plans.0, let inverse = plans.1 else {
-            doublePlannerLock.withLock { _ in
-                if let plan = plans.0 { fftw_destroy_plan(plan) }
-                if let plan = plans.1 { fftw_destroy_plan(plan) }
-            }
+        let made = FFTPlanner.makePlans({
+            [fftw_plan_dft_r2c_1d(Int32(size), real, complex, planning.flags),
+             fftw_plan_dft_c2r_1d(Int32(size), complex, real, planning.flags)]
+        }, destroy: fftw_destroy_plan)
+        guard let plans = made else {
             fftw_free(real)
             fftw_free(complex)
             return nil
@@ -49,17 +39,14 @@ public final class DoubleFFT {
         self.real = real
         // safe: fftw_complex is two contiguous doubles (re, im).
         bins = UnsafeMutableRawPointer(complex).bindMemory(to: Double.self, capacity: 2 * (size / 2 + 1))
-        forwardPlan = forward
-        inversePlan = inverse
+        forwardPlan = plans[0]
+        inversePlan = plans[1]
         real.initialize(repeating: 0, count: size)
         bins.initialize(repeating: 0, count: 2 * (size / 2 + 1))
     }
 
     deinit {
-        doublePlannerLock.withLock { _ in
-            fftw_destroy_plan(forwardPlan)
-            fftw_destroy_plan(inversePlan)
-        }
+        FFTPlanner.destroy([forwardPlan, inversePlan], with: fftw_destroy_plan)
         fftw_free(real)
         fftw_free(bins)
     }

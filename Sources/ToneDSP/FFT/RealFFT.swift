@@ -1,78 +1,74 @@
 import CFFTW
-import Synchronization
 
-/// FFTW's planner is not thread-safe: every plan creation and destruction in
-/// the process goes through this lock. Executing a plan is thread-safe.
-let fftwPlannerLock = Mutex<Void>(())
-
-/// How hard FFTW searches for a fast plan.
-public enum FFTPlanning: Sendable {
-    /// Quick to make; used where start-up time matters more (tests).
-    case estimate
-    /// Measures candidate plans (a fraction of a second), then runs faster.
-    case measure
-
-    var flags: UInt32 {
-        switch self {
-        case .estimate: UInt32(FFTW_ESTIMATE)
-        case .measure: UInt32(FFTW_MEASURE)
-        }
-    }
-}
-
-/// A single-precision real-to-complex FFT of one size, planned once.
+/// A single-precision real FFT of one size: forward (r2c), and inverse (c2r)
+/// when asked for. One of the FFT family (see `FFTPlanner`).
 ///
 /// Worker only: one instance is owned by one thread (the buffers are reused).
+/// Both directions are unnormalised, as FFTW's: forward then inverse scales by `size`.
 public final class RealFFT {
     /// Transform length in samples.
     public let size: Int
-    /// FFTW-aligned input buffer (`size` samples).
+    /// Real samples (`size`): input of the forward transform, output of the inverse.
     public let input: UnsafeMutablePointer<Float>
-    private let output: UnsafeMutablePointer<fftwf_complex>
-    private let plan: fftwf_plan
+    /// Complex bins `0 … size/2`, interleaved re, im: output of the forward
+    /// transform, input of the inverse (which overwrites them).
+    public let bins: UnsafeMutablePointer<Float>
+    private let forwardPlan: fftwf_plan
+    private let inversePlan: fftwf_plan?
 
-    /// - Parameter size: any positive length; powers of two are fastest.
-    public init?(size: Int, planning: FFTPlanning = .measure) {
+    /// Number of complex bins (`size/2 + 1`).
+    public var binCount: Int { size / 2 + 1 }
+
+    /// - Parameters:
+    ///   - size: any positive length; powers of two are fastest.
+    ///   - inverse: also plan the inverse (c2r) transform.
+    public init?(size: Int, planning: FFTPlanning = .measure, inverse: Bool = false) {
         guard size >= 2, size <= Int(Int32.max), let input = fftwf_alloc_real(size) else { return nil }
-        guard let output = fftwf_alloc_complex(size / 2 + 1) else {
+        guard let complex = fftwf_alloc_complex(size / 2 + 1) else {
             fftwf_free(input)
             return nil
         }
-        nonisolated(unsafe) var made: fftwf_plan?
-        fftwPlannerLock.withLock { _ in
-            made = fftwf_plan_dft_r2c_1d(Int32(size), input, output, planning.flags)
-        }
-        guard let plan = made else {
+        let made = FFTPlanner.makePlans({
+            let forward = fftwf_plan_dft_r2c_1d(Int32(size), input, complex, planning.flags)
+            guard inverse else { return [forward] }
+            return [forward, fftwf_plan_dft_c2r_1d(Int32(size), complex, input, planning.flags)]
+        }, destroy: fftwf_destroy_plan)
+        guard let plans = made else {
             fftwf_free(input)
-            fftwf_free(output)
+            fftwf_free(complex)
             return nil
         }
         self.size = size
         self.input = input
-        self.output = output
-        self.plan = plan
+        forwardPlan = plans[0]
+        inversePlan = inverse ? plans[1] : nil
+        // safe: fftwf_complex is two Floats laid out contiguously.
+        bins = UnsafeMutableRawPointer(complex).bindMemory(to: Float.self, capacity: 2 * (size / 2 + 1))
         input.initialize(repeating: 0, count: size)
     }
 
     deinit {
-        fftwPlannerLock.withLock { _ in fftwf_destroy_plan(plan) }
+        FFTPlanner.destroy([forwardPlan] + (inversePlan.map { [$0] } ?? []), with: fftwf_destroy_plan)
         fftwf_free(input)
-        fftwf_free(output)
+        fftwf_free(UnsafeMutableRawPointer(bins))
+    }
+
+    /// `input` → `bins`.
+    public func forward() { fftwf_execute(forwardPlan) }
+
+    /// `bins` → `input`. Only for an instance made with `inverse: true`.
+    public func inverse() {
+        guard let inversePlan else { preconditionFailure("RealFFT made without its inverse") }
+        fftwf_execute(inversePlan)
     }
 
     /// Transforms `input` and writes `|X_k|²` for `k = 0 … size/2` into `power`.
     public func powerSpectrum(into power: UnsafeMutablePointer<Double>) {
-        fftwf_execute(plan)
+        forward()
         for k in 0...(size / 2) {
-            let re = Double(output[k].0)
-            let im = Double(output[k].1)
+            let re = Double(bins[2 * k])
+            let im = Double(bins[2 * k + 1])
             power[k] = re * re + im * im
         }
-    }
-
-    /// Transforms `input`; the complex bins are handed to `body` (do not escape the pointer).
-    public func transform<R>(_ body: (UnsafePointer<fftwf_complex>) -> R) -> R {
-        fftwf_execute(plan)
-        return body(output)
     }
 }

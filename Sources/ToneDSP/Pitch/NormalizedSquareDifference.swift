@@ -1,5 +1,3 @@
-import CFFTW
-
 /// McLeod's normalized square difference function of one frame, computed
 /// through FFTW: the autocorrelation is the inverse real FFT of the power
 /// spectrum of the frame zero-padded to twice its length (no circular wrap).
@@ -15,10 +13,8 @@ public final class NormalizedSquareDifference {
     /// Largest lag computed.
     public let maxLag: Int
     private let paddedSize: Int
-    private let padded: UnsafeMutablePointer<Float>     // paddedSize real samples
-    private let spectrum: UnsafeMutablePointer<fftwf_complex>
-    private let forward: fftwf_plan
-    private let inverse: fftwf_plan
+    /// Forward and inverse real FFT of `paddedSize` samples.
+    private let fft: RealFFT
     /// `nsdf[τ]` for τ = 0 … maxLag, valid after `compute`.
     public let values: UnsafeMutablePointer<Double>
 
@@ -27,63 +23,33 @@ public final class NormalizedSquareDifference {
         // Zero padding to W + maxLag keeps the lags we read free of circular
         // wrap; 1.5·W (2¹¹·3 for W = 4096) is still a fast size for FFTW.
         let paddedSize = frameSize + maxLag <= frameSize * 3 / 2 ? frameSize * 3 / 2 : 2 * frameSize
-        guard let padded = fftwf_alloc_real(paddedSize) else { return nil }
-        guard let spectrum = fftwf_alloc_complex(paddedSize / 2 + 1) else {
-            fftwf_free(padded)
-            return nil
-        }
-        nonisolated(unsafe) var madeForward: fftwf_plan?
-        nonisolated(unsafe) var madeInverse: fftwf_plan?
-        fftwPlannerLock.withLock { _ in
-            madeForward = fftwf_plan_dft_r2c_1d(Int32(paddedSize), padded, spectrum, planning.flags)
-            madeInverse = fftwf_plan_dft_c2r_1d(Int32(paddedSize), spectrum, padded, planning.flags)
-        }
-        guard let forward = madeForward, let inverse = madeInverse else {
-            fftwPlannerLock.withLock { _ in
-                if let madeForward { fftwf_destroy_plan(madeForward) }
-                if let madeInverse { fftwf_destroy_plan(madeInverse) }
-            }
-            fftwf_free(padded)
-            fftwf_free(spectrum)
-            return nil
-        }
+        guard let fft = RealFFT(size: paddedSize, planning: planning, inverse: true) else { return nil }
         self.frameSize = frameSize
         self.maxLag = maxLag
         self.paddedSize = paddedSize
-        self.padded = padded
-        self.spectrum = spectrum
-        self.forward = forward
-        self.inverse = inverse
+        self.fft = fft
         values = .allocate(capacity: maxLag + 1)
         values.initialize(repeating: 0, count: maxLag + 1)
     }
 
-    deinit {
-        fftwPlannerLock.withLock { _ in
-            fftwf_destroy_plan(forward)
-            fftwf_destroy_plan(inverse)
-        }
-        fftwf_free(padded)
-        fftwf_free(spectrum)
-        values.deallocate()
-    }
+    deinit { values.deallocate() }
 
     /// Where the caller writes the frame in single precision before `compute` (`frameSize` samples).
-    public var input: UnsafeMutablePointer<Float> { padded }
+    public var input: UnsafeMutablePointer<Float> { fft.input }
 
     /// Computes `values` for `frame` (its mean already removed, and also
     /// written to `input`), whose energy `Σ x²` is `energy`.
     public func compute(_ frame: UnsafePointer<Double>, energy: Double) {
-        let w = frameSize
+        let w = frameSize, padded = fft.input, bins = fft.bins
         (padded + w).update(repeating: 0, count: paddedSize - w)
-        fftwf_execute(forward)
+        fft.forward()
         for k in 0...(paddedSize / 2) {
-            let re = spectrum[k].0, im = spectrum[k].1
-            spectrum[k].0 = re * re + im * im
-            spectrum[k].1 = 0
+            let re = bins[2 * k], im = bins[2 * k + 1]
+            bins[2 * k] = re * re + im * im
+            bins[2 * k + 1] = 0
         }
-        fftwf_execute(inverse)
-        // FFTW's c2r is unnormalised: r(τ) = padded[τ] / paddedSize.
+        fft.inverse()
+        // The inverse is unnormalised: r(τ) = padded[τ] / paddedSize.
         let scale = 1 / Double(paddedSize)
         var m = 2 * energy
         for lag in 0...maxLag {

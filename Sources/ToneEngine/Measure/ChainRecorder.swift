@@ -1,6 +1,5 @@
 import ToneCore
 import ToneJack
-import CJack
 import Foundation
 import ToneDSP
 
@@ -61,24 +60,13 @@ public enum ChainRecorder {
         let engine = MeasureEngine(stimulus: signal.stimulus, recordingFrames: signal.recordingFrames)
         let inPort = try client.registerAudioPort("in", isInput: true)
         let outPort = try client.registerAudioPort("out", isInput: false)
-        guard let bridge = tn_bridge_create() else { throw JackError.callbackSetupFailed(0) }
-        var installed: Int32 = 0
-        tn_bridge_set_channel(bridge, 0, inPort, outPort)
-        tn_bridge_set_render(bridge, measureRenderFunction, Unmanaged.passUnretained(engine).toOpaque())
-        bridge.pointee.sample_rate = UInt32(client.sampleRateHz)
-        bridge.pointee.buffer_size = UInt32(client.bufferFrames)
-        installed = tn_bridge_install(client.handle, bridge)
-        if installed == 0 && tn_bridge_install_latency(client.handle, bridge) != 0 { installed = -5 }
-        guard installed == 0 else {
-            tn_bridge_destroy(bridge)
-            throw JackError.callbackSetupFailed(installed)
-        }
-        // The engine and the bridge outlive the client: it is closed (and the
-        // callback stops) before they go.
+        let bridge = try ProcessBridge(client: client, channels: [(inPort, outPort)],
+                                       renderer: engine, render: MeasureEngine.renderFunction)
+        // The bridge (and the engine it holds) outlives the client: the
+        // client is closed, and its callbacks stop, before the bridge goes.
         defer {
             client.close()
-            tn_bridge_destroy(bridge)
-            withExtendedLifetime(engine) {}
+            withExtendedLifetime(bridge) {}
         }
 
         try client.activate()
@@ -90,22 +78,22 @@ public enum ChainRecorder {
 
         // Let a few periods pass so every connection is part of the graph
         // before the first frame is played.
-        let startCycles = tn_bridge_cycles(bridge)
+        let startCycles = bridge.cycles
         let settleDeadline = Date().addingTimeInterval(2)
-        while tn_bridge_cycles(bridge) < startCycles + 4 && Date() < settleDeadline {
-            if tn_bridge_is_shutdown(bridge) != 0 { throw Failure.serverGone }
-            _ = tn_bridge_wait(bridge, 100)
+        while bridge.cycles < startCycles + 4 && Date() < settleDeadline {
+            if bridge.isShutdown { throw Failure.serverGone }
+            bridge.wait(timeoutMilliseconds: 100)
         }
-        let xrunsBefore = tn_bridge_xruns(bridge)
+        let xrunsBefore = bridge.xruns
         engine.arm()
         let limitSeconds = Double(signal.recordingFrames) / Double(client.sampleRateHz) * 2 + 5
         let deadline = Date().addingTimeInterval(limitSeconds)
         while !engine.isFinished {
-            if tn_bridge_is_shutdown(bridge) != 0 { throw Failure.serverGone }
+            if bridge.isShutdown { throw Failure.serverGone }
             if Date() > deadline { throw Failure.timedOut(seconds: limitSeconds) }
-            _ = tn_bridge_wait(bridge, 100)
+            bridge.wait(timeoutMilliseconds: 100)
         }
-        let xruns = Int(tn_bridge_xruns(bridge) - xrunsBefore)
+        let xruns = bridge.xruns - xrunsBefore
         let recording = engine.withRecording { Array($0) }
         return Run(clientName: client.name, sampleRateHz: client.sampleRateHz, periodFrames: client.bufferFrames,
                    xruns: xruns, signal: signal, recording: recording)

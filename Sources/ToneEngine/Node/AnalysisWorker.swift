@@ -1,25 +1,24 @@
 import ToneCore
 import ToneJack
-import CJack
 import Foundation
 import Synchronization
 import ToneDSP
 
 /// The worker thread: drains the capture ring into the analyzer and publishes
-/// events. It sleeps on the bridge semaphore that the process callback posts,
-/// with a timeout so it also notices a stop request or a dead server.
+/// events. It sleeps in `ProcessBridge.wait`, which the process callback
+/// wakes, with a timeout so it also notices a stop request or a dead server.
 ///
 /// Worker only, apart from `start` and `stop`.
 final class AnalysisWorker: @unchecked Sendable {
     // @unchecked Sendable: `analyzer` and `scratch` are used only by the worker
-    // thread once started; `stopRequested` is atomic; `bridge` is the C struct
-    // whose shared fields are accessed with C atomics.
+    // thread once started; `stopRequested` and `finished` are atomics;
+    // `bridge` is Sendable and this is its only waiting thread.
     private let engine: Engine
     /// One per input channel, or none when tones are not analysed (`receive`).
     private let analyzers: [any StreamAnalyzer]
     /// One per input channel when messages are decoded, else none.
     private let messageAnalyzers: [ModemStreamAnalyzer]
-    private let bridge: UnsafeMutablePointer<tn_bridge>
+    private let bridge: ProcessBridge
     private let publish: @Sendable (NodeEvent) -> Void
     private let stopRequested = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
@@ -30,7 +29,7 @@ final class AnalysisWorker: @unchecked Sendable {
     private let scratch: UnsafeMutablePointer<Float>
 
     init(engine: Engine, analyzers: [any StreamAnalyzer], messageAnalyzers: [ModemStreamAnalyzer] = [],
-         bridge: UnsafeMutablePointer<tn_bridge>, publish: @escaping @Sendable (NodeEvent) -> Void) {
+         bridge: ProcessBridge, publish: @escaping @Sendable (NodeEvent) -> Void) {
         precondition(analyzers.isEmpty || analyzers.count == engine.channels, "one analyzer per channel, or none")
         precondition(messageAnalyzers.isEmpty || messageAnalyzers.count == engine.channels,
                      "one message analyzer per channel, or none")
@@ -55,7 +54,7 @@ final class AnalysisWorker: @unchecked Sendable {
     /// Asks the thread to finish and waits (briefly) until it has.
     func stop() {
         stopRequested.store(true, ordering: .releasing)
-        tn_bridge_post(bridge)
+        bridge.post()
         var waitedMs = 0
         while !finished.load(ordering: .acquiring) && waitedMs < 2000 {
             usleep(1000)
@@ -69,13 +68,13 @@ final class AnalysisWorker: @unchecked Sendable {
         // real-time scheduling JACK's thread preempts us anyway; without it
         // (`jackd --no-realtime`, the dummy backend) nice 10 keeps the worker
         // from taking a core a process callback is waiting for.
-        _ = tn_renice_this_thread(Self.niceValue)
+        ProcessBridge.reniceCallingThread(Self.niceValue)
         var reportedXruns = 0, reportedOverflows = 0
         defer { finished.store(true, ordering: .releasing) }
         while !stopRequested.load(ordering: .acquiring) {
-            _ = tn_bridge_wait(bridge, 100)
+            bridge.wait(timeoutMilliseconds: 100)
             drain()
-            let xruns = Int(tn_bridge_xruns(bridge))
+            let xruns = bridge.xruns
             let overflows = totals().overflows
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns
@@ -83,7 +82,7 @@ final class AnalysisWorker: @unchecked Sendable {
                 publish(.trouble(xruns: xruns, overflows: overflows,
                                  droppedFrames: totals().droppedFrames))
             }
-            if tn_bridge_is_shutdown(bridge) != 0 {
+            if bridge.isShutdown {
                 publish(.serverGone)
                 return
             }

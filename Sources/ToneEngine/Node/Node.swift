@@ -1,6 +1,5 @@
 import ToneCore
 import ToneJack
-import CJack
 import Foundation
 import ToneDSP
 
@@ -25,7 +24,7 @@ public final class Node {
     /// Full name of the MIDI input port (`midi_in`).
     public let midiInputPortName: String
 
-    private let bridge: UnsafeMutablePointer<tn_bridge>
+    private let bridge: ProcessBridge
     private let worker: AnalysisWorker
     private let continuation: AsyncStream<NodeEvent>.Continuation
     private var stopped = false
@@ -58,22 +57,10 @@ public final class Node {
         }
         let midiPort = try client.registerMidiInputPort("midi_in", prettyName: "ToneNode MIDI input")
 
-        guard let bridge = tn_bridge_create() else { throw JackError.callbackSetupFailed(0) }
-        for (index, (inPort, outPort)) in zip(inPorts, outPorts).enumerated() {
-            tn_bridge_set_channel(bridge, UInt32(index), inPort, outPort)
-        }
-        tn_bridge_set_midi_input(bridge, midiPort)
-        tn_bridge_set_render(bridge, toneNodeRenderFunction, Unmanaged.passUnretained(engine).toOpaque())
-        bridge.pointee.sample_rate = UInt32(client.sampleRateHz)
-        bridge.pointee.buffer_size = UInt32(client.bufferFrames)
         // The worker reports once per hop: waking it more often only costs the JACK thread syscalls.
-        bridge.pointee.wake_every_frames = UInt32(clamping: settings.hopFrames)
-        var installed = tn_bridge_install(client.handle, bridge)
-        if installed == 0 && tn_bridge_install_latency(client.handle, bridge) != 0 { installed = -5 }
-        guard installed == 0 else {
-            tn_bridge_destroy(bridge)
-            throw JackError.callbackSetupFailed(installed)
-        }
+        let bridge = try ProcessBridge(
+            client: client, channels: Array(zip(inPorts, outPorts)), midiInput: midiPort,
+            wakeEveryFrames: settings.hopFrames, renderer: engine, render: Engine.renderFunction)
 
         let (events, continuation) = AsyncStream<NodeEvent>.makeStream(bufferingPolicy: .bufferingNewest(65536))
         self.client = client
@@ -120,21 +107,23 @@ public final class Node {
 
     /// After the server has gone, closing the client talks to a dead server,
     /// and libjack has been seen (rarely, under load) to block there. Close it
-    /// on a thread of its own and wait at most 2 s: on time, everything is
-    /// freed as usual; late, the client and the bridge it may still touch are
-    /// left behind (a few KiB, once per server loss) and the node is stopped.
+    /// on a thread of its own and wait at most 2 s. That thread holds the
+    /// client and the bridge (and through it the engine) until the close
+    /// returns, so a late close never touches freed memory; if it never
+    /// returns, they stay behind (a few KiB, once per server loss).
     private func stopAfterServerLoss() {
         stopped = true
         let closed = DispatchSemaphore(value: 0)
         let client = UncheckedSendable(client)
+        let bridge = bridge
         Thread.detachNewThread {
             client.value.close(serverAlive: false)
+            withExtendedLifetime(bridge) {}
             closed.signal()
         }
-        let onTime = closed.wait(timeout: .now() + 2) == .success
+        _ = closed.wait(timeout: .now() + 2)
         worker.stop()
         continuation.finish()
-        if onTime { tn_bridge_destroy(bridge) }
     }
 
     /// A closure that ends `events` from any thread (a signal handler's
@@ -145,16 +134,14 @@ public final class Node {
     }
 
     /// MIDI messages dropped because a period brought more than the bridge holds.
-    public var droppedMidiMessages: Int { Int(tn_bridge_midi_dropped(bridge)) }
-
-    /// Total xruns the server reported to this client.
-    public var xrunCount: Int { Int(tn_bridge_xruns(bridge)) }
+    public var droppedMidiMessages: Int { bridge.midiDropped }
 
     /// Closes the client (the engine is no longer called after this), stops the
-    /// worker and finishes `events`. Safe to call twice.
+    /// worker and finishes `events`. Safe to call twice. The bridge goes with
+    /// the node, after the client is closed.
     public func stop() {
         guard !stopped else { return }
-        if tn_bridge_is_shutdown(bridge) != 0 {
+        if bridge.isShutdown {
             stopAfterServerLoss()
             return
         }
@@ -162,7 +149,6 @@ public final class Node {
         client.close()
         worker.stop()
         continuation.finish()
-        tn_bridge_destroy(bridge)
     }
 }
 

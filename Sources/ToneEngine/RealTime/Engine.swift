@@ -1,6 +1,5 @@
 import ToneCore
 import ToneJack
-import CJack
 import Synchronization
 import ToneDSP
 
@@ -15,6 +14,10 @@ import ToneDSP
 /// control side; the audio thread never takes it); `render` drains the ring
 /// at the start of each period, then applies the period's MIDI events at
 /// their frame offsets.
+///
+/// Ordering: the command, capture and playback rings pair their own release
+/// and acquire (see `SPSCRing`); the counters below are statistics, updated
+/// and read relaxed, and publish nothing.
 public final class Engine: @unchecked Sendable {
     // @unchecked Sendable: `generator` and `commandScratch` are used only by the
     // audio thread after activation (and by `init` before it); `commands` is an
@@ -36,7 +39,7 @@ public final class Engine: @unchecked Sendable {
     public let renderedFrames = Atomic<Int>(0)
     /// Control commands applied (audio thread writes; tests read).
     public let appliedCommands = Atomic<Int>(0)
-    /// MIDI messages applied (audio thread writes; tests and reports read).
+    /// MIDI messages applied (audio thread writes; tests read).
     public let midiMessages = Atomic<Int>(0)
     public let sampleRateHz: Double
 
@@ -103,12 +106,6 @@ public final class Engine: @unchecked Sendable {
         send(.tone(frequencyHz: frequencyHz, sampleRateHz: sampleRateHz))
     }
 
-    /// Ramps to a new peak amplitude (0 silences). Non-finite or negative values are ignored.
-    public func setAmplitude(_ amplitude: Double) {
-        guard amplitude.isFinite, amplitude >= 0 else { return }
-        send(.level(amplitude: amplitude))
-    }
-
     // MARK: - Audio thread
 
     /// One JACK period of a node with `channels` ports each way: channel 0 as
@@ -117,7 +114,7 @@ public final class Engine: @unchecked Sendable {
     @_noLocks
     public func render(inputs: UnsafePointer<UnsafePointer<Float>?>, outputs: UnsafePointer<UnsafeMutablePointer<Float>?>,
                        channels portChannels: Int, frames: Int,
-                       midi: UnsafePointer<tn_midi_event>?, midiCount: Int) {
+                       midi: UnsafePointer<MIDIEvent>?, midiCount: Int) {
         guard portChannels >= 1, let input = inputs[0], let output = outputs[0] else { return }
         render(input: input, output: output, frames: frames, midi: midi, midiCount: midiCount)
         let count = min(portChannels, channels)
@@ -135,7 +132,7 @@ public final class Engine: @unchecked Sendable {
     /// into the capture ring. Audio thread only.
     @_noLocks
     public func render(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
-                       midi: UnsafePointer<tn_midi_event>? = nil, midiCount: Int = 0) {
+                       midi: UnsafePointer<MIDIEvent>? = nil, midiCount: Int = 0) {
         while true {
             let count = commands.readRaw(into: commandScratch, maxCount: Self.commandBatch)
             for index in 0..<count { generator.pointee.apply(commandScratch[index]) }

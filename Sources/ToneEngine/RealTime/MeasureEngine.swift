@@ -1,6 +1,4 @@
 import ToneCore
-import ToneJack
-import CJack
 import Synchronization
 
 /// The real-time half of `tonenode measure`: plays a stimulus rendered in
@@ -15,10 +13,10 @@ import Synchronization
 ///
 /// Ordering: the audio thread's `recordedFrames.store(.releasing)` publishes
 /// the frames it wrote, and pairs with `recordedFrames.load(.acquiring)` in
-/// `recording`; `arm`'s `.releasing` store pairs with `render`'s `.acquiring` load.
+/// `framesRecorded`; `arm`'s `.releasing` store pairs with `render`'s `.acquiring` load.
 public final class MeasureEngine: @unchecked Sendable {
-    // @unchecked Sendable: `stimulus` is read-only after init; `recording` is
-    // written only by the audio thread, below `recordedFrames`, and read by
+    // @unchecked Sendable: `stimulus` is read-only after init; `recordingBuffer`
+    // is written only by the audio thread, below `recordedFrames`, and read by
     // others only below the published count.
     private let stimulus: UnsafeMutablePointer<Float>
     public let stimulusFrames: Int
@@ -77,21 +75,3 @@ public final class MeasureEngine: @unchecked Sendable {
         if recordCount > 0 { recordedFrames.store(position + recordCount, ordering: .releasing) }
     }
 }
-
-/// The C render entry point for `MeasureEngine` (see `toneNodeRender`).
-@_noLocks
-func measureRender(_ context: UnsafeMutableRawPointer?,
-                   _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
-                   _ outputs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
-                   _ channels: UInt32,
-                   _ frames: UInt32,
-                   _ midi: UnsafePointer<tn_midi_event>?,
-                   _ midiCount: UInt32) {
-    guard let context, let inputs, let outputs, channels >= 1,
-          let input = inputs[0], let output = outputs[0] else { return }
-    Unmanaged<MeasureEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {
-        $0.render(input: input, output: output, frames: Int(frames))
-    }
-}
-
-let measureRenderFunction: tn_render_fn = measureRender

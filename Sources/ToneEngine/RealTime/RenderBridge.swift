@@ -1,26 +1,53 @@
-import ToneCore
 import ToneJack
-import CJack
 
-/// The Swift function the C process callback (`tn_process` in CJack's shim)
-/// calls every period, with the port buffers already fetched.
-///
-/// Enters the engine without retaining it (`_withUnsafeGuaranteedRef`): the
-/// node keeps the engine alive for as long as the client is active.
+// The render entry points `ProcessBridge` calls every period (JACK thread),
+// one per renderer, all of one pattern (see `ProcessBridge.RenderFunction`):
+// `@_noLocks`; enter the renderer through `_withUnsafeGuaranteedRef` (no
+// retain: the bridge holds the renderer for as long as the callbacks run);
+// call its `@_noLocks` render. A C function pointer cannot be generic, so
+// each renderer gets its own small function here.
+
+extension Engine {
+    /// `Engine`'s entry point for a `ProcessBridge`.
+    static let renderFunction: ProcessBridge.RenderFunction = engineRender
+}
+
+extension MeasureEngine {
+    /// `MeasureEngine`'s entry point for a `ProcessBridge`.
+    static let renderFunction: ProcessBridge.RenderFunction = measureEngineRender
+}
+
+/// Every channel and the period's MIDI events into `Engine.render(inputs:…)`.
 @_noLocks
-func toneNodeRender(_ context: UnsafeMutableRawPointer?,
-                    _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
-                    _ outputs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
-                    _ channels: UInt32,
-                    _ frames: UInt32,
-                    _ midi: UnsafePointer<tn_midi_event>?,
-                    _ midiCount: UInt32) {
+private func engineRender(_ context: UnsafeMutableRawPointer?,
+                          _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
+                          _ outputs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
+                          _ channels: UInt32,
+                          _ frames: UInt32,
+                          _ midi: UnsafeRawPointer?,
+                          _ midiCount: UInt32) {
     guard let context, let inputs, let outputs, channels >= 1 else { return }
+    // safe: the bridge hands `midiCount` events of `MIDIEvent`'s layout
+    // (checked when it was made), written before this call.
+    let events = midi?.assumingMemoryBound(to: MIDIEvent.self)
     Unmanaged<Engine>.fromOpaque(context)._withUnsafeGuaranteedRef {
         $0.render(inputs: inputs, outputs: outputs, channels: Int(channels), frames: Int(frames),
-                  midi: midi, midiCount: Int(midiCount))
+                  midi: events, midiCount: Int(midiCount))
     }
 }
 
-/// `toneNodeRender` as the C function pointer the shim stores.
-let toneNodeRenderFunction: tn_render_fn = toneNodeRender
+/// Channel 0 into `MeasureEngine.render`; the measure client has no MIDI port.
+@_noLocks
+private func measureEngineRender(_ context: UnsafeMutableRawPointer?,
+                                 _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
+                                 _ outputs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
+                                 _ channels: UInt32,
+                                 _ frames: UInt32,
+                                 _ midi: UnsafeRawPointer?,
+                                 _ midiCount: UInt32) {
+    guard let context, let inputs, let outputs, channels >= 1,
+          let input = inputs[0], let output = outputs[0] else { return }
+    Unmanaged<MeasureEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {
+        $0.render(input: input, output: output, frames: Int(frames))
+    }
+}

@@ -1,0 +1,132 @@
+import CJack
+
+/// The hand-over between one JACK client's threads and its owner: owns the C
+/// `tn_bridge` that the process, xrun, shutdown and latency callbacks use.
+///
+/// Per period the process callback (C, in CJack's shim) fetches the port
+/// buffers and the MIDI events, calls the `RenderFunction` with the renderer,
+/// counts the cycle and wakes a waiting thread once `wakeEveryFrames` frames
+/// have passed. The xrun and shutdown callbacks count and flag.
+///
+/// Lifetime: the bridge keeps the renderer alive, and the owner keeps the
+/// bridge alive until the client is closed (`JackClient.close` returns), so
+/// neither goes while a callback may run.
+///
+/// Threads: `init` on the main thread before `JackClient.activate`; `wait`
+/// on one thread at a time (the worker, or the main thread that measures);
+/// `post` and the counters from any thread.
+///
+/// Ordering (C `__atomic` builtins in the shim): the process callback's
+/// releasing increment of the cycle count pairs with `cycles`' acquiring load,
+/// so a reader that sees period n also sees what the renderer published in it;
+/// the shutdown callback's releasing store pairs with `isShutdown`'s acquiring
+/// load. `xruns` and `midiDropped` are plain counters (relaxed).
+public final class ProcessBridge: @unchecked Sendable {
+    // @unchecked Sendable: after `init` Swift never writes `bridge`'s fields;
+    // the callbacks and the readers below share only the counters and the
+    // flag, which the C side reads and writes with __atomic builtins, and the
+    // semaphore, which is thread-safe. `renderer` is only held, never used.
+
+    /// The render entry point the process callback calls every period,
+    /// with the port buffers already fetched. JACK thread.
+    ///
+    /// One tiny function per renderer, all of one pattern: `@_noLocks`,
+    /// enter through `Unmanaged<Renderer>.fromOpaque(context)._withUnsafeGuaranteedRef`
+    /// (no retain: the bridge holds the renderer), read `midi` as
+    /// `midiCount` `MIDIEvent`s, and call the renderer's `@_noLocks` render.
+    /// Arguments: renderer, inputs and outputs per channel, channels, frames, MIDI events, their count.
+    public typealias RenderFunction = @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<UnsafePointer<Float>?>?, UnsafePointer<UnsafeMutablePointer<Float>?>?,
+        UInt32, UInt32, UnsafeRawPointer?, UInt32) -> Void
+
+    /// Audio channels a bridge carries at most.
+    public static let maximumChannels = Int(TN_MAX_CHANNELS)
+
+    private let bridge: UnsafeMutablePointer<tn_bridge>
+    /// Kept alive for as long as the callbacks may call `render` with it.
+    private let renderer: AnyObject
+
+    /// Makes the bridge and installs the client's callbacks (process, xrun,
+    /// shutdown, latency). Call before `client.activate()`.
+    /// - Parameters:
+    ///   - channels: one input and one output port per audio channel, in channel order.
+    ///   - midiInput: a MIDI input port whose short messages reach `render`.
+    ///   - wakeEveryFrames: wake a waiting thread once this many frames have
+    ///     passed since the last wake (0: every period). Every post to a
+    ///     waiting thread is a syscall on the JACK thread; a worker that can do
+    ///     nothing with less than a hop needs no more.
+    ///   - renderer: the object `render` receives as its context.
+    /// - Throws: `JackError.callbackSetupFailed` when the bridge cannot be
+    ///   made or JACK refuses a callback.
+    public init(client: JackClient, channels: [(input: OpaquePointer, output: OpaquePointer)],
+                midiInput: OpaquePointer? = nil, wakeEveryFrames: Int = 0,
+                renderer: AnyObject, render: RenderFunction) throws {
+        precondition(Self.midiLayoutMatches, "MIDIEvent must have tn_midi_event's layout")
+        precondition(!channels.isEmpty && channels.count <= Self.maximumChannels,
+                     "1…\(Self.maximumChannels) channels")
+        guard let bridge = tn_bridge_create() else { throw JackError.callbackSetupFailed(0) }
+        for (index, ports) in channels.enumerated() {
+            tn_bridge_set_channel(bridge, UInt32(index), ports.input, ports.output)
+        }
+        tn_bridge_set_midi_input(bridge, midiInput)
+        tn_bridge_set_render(bridge, render, Unmanaged.passUnretained(renderer).toOpaque())
+        bridge.pointee.wake_every_frames = UInt32(clamping: wakeEveryFrames)
+        let step = tn_bridge_install(client.handle, bridge)
+        guard step == 0 else {
+            // Not activated: JACK never calls the callbacks just installed.
+            tn_bridge_destroy(bridge)
+            throw JackError.callbackSetupFailed(step)
+        }
+        self.bridge = bridge
+        self.renderer = renderer
+    }
+
+    deinit { tn_bridge_destroy(bridge) }
+
+    /// Whether `MIDIEvent` and the shim's `tn_midi_event` agree field by field.
+    static var midiLayoutMatches: Bool {
+        typealias C = tn_midi_event
+        return MemoryLayout<MIDIEvent>.size == MemoryLayout<C>.size
+            && MemoryLayout<MIDIEvent>.stride == MemoryLayout<C>.stride
+            && MemoryLayout<MIDIEvent>.alignment == MemoryLayout<C>.alignment
+            && MemoryLayout<MIDIEvent>.offset(of: \.time) == MemoryLayout<C>.offset(of: \.time)
+            && MemoryLayout<MIDIEvent>.offset(of: \.size) == MemoryLayout<C>.offset(of: \.size)
+            && MemoryLayout<MIDIEvent>.offset(of: \.data) == MemoryLayout<C>.offset(of: \.data)
+    }
+
+    // MARK: - Readers (any thread)
+
+    /// Waits for the next wake (a period, `post`, a server shutdown) or the timeout.
+    /// Several wakes that piled up count as one. One waiting thread at a time.
+    /// - Returns: whether it was woken (false: timed out).
+    @discardableResult
+    public func wait(timeoutMilliseconds: Int) -> Bool {
+        tn_bridge_wait(bridge, Int32(clamping: timeoutMilliseconds)) != 0
+    }
+
+    /// Wakes the waiting thread without a period (to stop it).
+    public func post() { tn_bridge_post(bridge) }
+
+    /// Xruns the server reported to this client.
+    public var xruns: Int { Int(tn_bridge_xruns(bridge)) }
+
+    /// Periods processed since activation.
+    public var cycles: Int { Int(tn_bridge_cycles(bridge)) }
+
+    /// Whether the server shut the client down (the server went away).
+    public var isShutdown: Bool { tn_bridge_is_shutdown(bridge) != 0 }
+
+    /// MIDI messages dropped because a period brought more than the bridge holds.
+    public var midiDropped: Int { Int(tn_bridge_midi_dropped(bridge)) }
+
+    // MARK: - Worker threads
+
+    /// Raises the nice value of the calling thread only, so that on a server
+    /// without real-time scheduling a worker never competes with JACK's
+    /// process threads for a core.
+    /// - Returns: whether the system accepted it.
+    @discardableResult
+    public static func reniceCallingThread(_ niceValue: Int32) -> Bool {
+        tn_renice_this_thread(niceValue) == 0
+    }
+}
