@@ -139,8 +139,4 @@ public final class NSMClient: @unchecked Sendable {
             }
         }
     }
-
-    private func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
 }

@@ -60,7 +60,7 @@ struct MeasureCommand: ParsableCommand {
         guard freq.isFinite, freq > 0 else { throw ValidationError("--freq must be a positive number of Hz, not \(freq)") }
         guard sweepStart.isFinite, sweepStart > 0 else { throw ValidationError("--sweep-start must be a positive number of Hz") }
         if let sweepEnd, !(sweepEnd.isFinite && sweepEnd > 2 * sweepStart) {
-            throw ValidationError("--sweep-end must be at least an octave above --sweep-start (\(plain(sweepStart)) Hz)")
+            throw ValidationError("--sweep-end must be at least an octave above --sweep-start (\(format(sweepStart)) Hz)")
         }
         guard sweepSeconds >= 0.25, sweepSeconds <= 60 else { throw ValidationError("--sweep-seconds must be from 0.25 to 60") }
         guard maxLatency >= 0.05, maxLatency <= 10 else { throw ValidationError("--max-latency must be from 0.05 to 10 seconds") }

@@ -1,4 +1,5 @@
 import Foundation
+import ToneCore
 import ToneDSP
 
 /// The summary of one measurement: a few lines for people, or one JSON object.
@@ -10,7 +11,7 @@ enum MeasureFormatter {
         var lines: [String] = []
         lines.append(String(format: "latency     %12.3f frames  %9.4f ms   (round trip out → in, %d frames/period)",
                             m.latencyFrames, m.latencyMs, periodFrames))
-        lines.append(String(format: "gain        %+12.3f dB      at %@ Hz", m.gainDB, plain(m.toneFrequencyHz)))
+        lines.append(String(format: "gain        %+12.3f dB      at %@ Hz", m.gainDB, format(m.toneFrequencyHz)))
         lines.append(String(format: "frequency   %12.4f Hz      shift %+.4f Hz (%+.1f cents)",
                             m.measuredFrequencyHz, m.frequencyShiftHz,
                             1200 * log2(m.measuredFrequencyHz / m.toneFrequencyHz)))
@@ -18,7 +19,7 @@ enum MeasureFormatter {
         let gains = m.response.map(\.gainDB)
         if let low = gains.min(), let high = gains.max() {
             lines.append(String(format: "response    %@ – %@ Hz within %+.2f … %+.2f dB%@",
-                                plain(m.sweepStartHz), plain(m.sweepEndHz.rounded()), low, high,
+                                format(m.sweepStartHz), format(m.sweepEndHz.rounded()), low, high,
                                 cornerText(m)))
             let marks = landmarksHz.filter { $0 >= m.sweepStartHz * 0.999 && $0 <= m.sweepEndHz * 1.001 }
             let row = marks.compactMap { hz in m.responseDB(at: hz).map { String(format: "%@ %+.2f", label(hz), $0) } }
@@ -42,7 +43,7 @@ enum MeasureFormatter {
     }
 
     static func label(_ hz: Double) -> String {
-        hz >= 1000 ? plain((hz / 100).rounded() / 10) + "k" : plain(hz.rounded())
+        hz >= 1000 ? format((hz / 100).rounded() / 10) + "k" : format(hz.rounded())
     }
 
     static func rounded(_ value: Double, _ digits: Int) -> Double {
@@ -78,9 +79,4 @@ enum MeasureFormatter {
         ]
         return "{" + fields.joined(separator: ",") + "}"
     }
-}
-
-/// Numbers in messages: no trailing `.0` on whole values.
-func plain(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }

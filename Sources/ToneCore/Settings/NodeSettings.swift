@@ -82,8 +82,3 @@ public struct NodeSettings: Sendable {
                                    maxTones: maxTones)
     }
 }
-
-/// Numbers in messages: no trailing `.0` on whole values.
-func format(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-}
