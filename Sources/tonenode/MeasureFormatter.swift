@@ -54,29 +54,28 @@ enum MeasureFormatter {
 
     /// One JSON object; numbers that are not finite are `null`.
     static func json(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> String {
-        let response = m.response.map {
-            "{\"hz\":\(ReportFormatter.number(rounded($0.frequencyHz, 2))),\"db\":\(ReportFormatter.number(rounded($0.gainDB, 4)))}"
-        }.joined(separator: ",")
-        let name = String(data: (try? JSONSerialization.data(withJSONObject: [clientName], options: [])) ?? Data(),
-                          encoding: .utf8).map { String($0.dropFirst().dropLast()) } ?? "\"\""
-        let fields: [String] = [
-            "\"client\":\(name)",
-            "\"sample_rate_hz\":\(ReportFormatter.number(m.sampleRateHz))",
-            "\"period_frames\":\(periodFrames)",
-            "\"latency_frames\":\(ReportFormatter.number(m.latencyFrames))",
-            "\"latency_ms\":\(ReportFormatter.number(m.latencyMs))",
-            "\"gain_db\":\(ReportFormatter.number(m.gainDB))",
-            "\"tone_hz\":\(ReportFormatter.number(m.toneFrequencyHz))",
-            "\"measured_hz\":\(ReportFormatter.number(m.measuredFrequencyHz))",
-            "\"frequency_shift_hz\":\(ReportFormatter.number(m.frequencyShiftHz))",
-            "\"thd_n_db\":\(ReportFormatter.number(m.thdPlusNoiseDB))",
-            "\"thd_n_percent\":\(ReportFormatter.number(m.thdPlusNoisePercent))",
-            "\"sweep_start_hz\":\(ReportFormatter.number(m.sweepStartHz))",
-            "\"sweep_end_hz\":\(ReportFormatter.number(m.sweepEndHz))",
-            "\"tone_glitches\":\(m.toneGlitches)",
-            "\"xruns\":\(xruns)",
-            "\"response\":[\(response)]",
-        ]
-        return "{" + fields.joined(separator: ",") + "}"
+        var line = JSONLine()
+        line.add("client", clientName)
+        line.add("sample_rate_hz", m.sampleRateHz)
+        line.add("period_frames", periodFrames)
+        line.add("latency_frames", m.latencyFrames)
+        line.add("latency_ms", m.latencyMs)
+        line.add("gain_db", m.gainDB)
+        line.add("tone_hz", m.toneFrequencyHz)
+        line.add("measured_hz", m.measuredFrequencyHz)
+        line.add("frequency_shift_hz", m.frequencyShiftHz)
+        line.add("thd_n_db", m.thdPlusNoiseDB)
+        line.add("thd_n_percent", m.thdPlusNoisePercent)
+        line.add("sweep_start_hz", m.sweepStartHz)
+        line.add("sweep_end_hz", m.sweepEndHz)
+        line.add("tone_glitches", m.toneGlitches)
+        line.add("xruns", xruns)
+        line.add("response", m.response.map { point in
+            var object = JSONLine()
+            object.add("hz", rounded(point.frequencyHz, 2))
+            object.add("db", rounded(point.gainDB, 4))
+            return object
+        })
+        return line.description
     }
 }

@@ -52,7 +52,16 @@ struct GoldenOutputTests {
         ("json incomplete", "{\"time_s\":3.1416,\"incomplete\":true,\"profile\":\"ultrasonic\",\"frames_received\":2,\"frames\":5,\"message_id\":171}"),
         ("json offset incomplete", "{\"time_s\":103.1416,\"incomplete\":true,\"profile\":\"ultrasonic\",\"frames_received\":2,\"frames\":5,\"message_id\":171}"),
         ("human incomplete", "     3.142 s  ultrasonic  incomplete: 2 of 5 frames arrived (message 00ab), not delivered"),
-        ("measure", "{\"client\":\"say \\\"hi\\\" \\\\ a\\/b\\n\\t\\r\\u0001\\u001f\u{7F}\u{2028}\u{2029} é ✓ 🎵\",\"sample_rate_hz\":48000.0,\"period_frames\":256,\"latency_frames\":257.15,\"latency_ms\":5.357291666666667,\"gain_db\":-0.428,\"tone_hz\":1000.0,\"measured_hz\":1000.0001,\"frequency_shift_hz\":9.999999997489795e-05,\"thd_n_db\":-47.22,\"thd_n_percent\":0.4355118736855688,\"sweep_start_hz\":20.0,\"sweep_end_hz\":20000.0,\"tone_glitches\":2,\"xruns\":1,\"response\":[{\"hz\":20.0,\"db\":0.0},{\"hz\":20.59,\"db\":-0.1235},{\"hz\":1000.0,\"db\":-3.0001},{\"hz\":20000.0,\"db\":null}]}"),
+        ("json ch message", "{\"channel\":2,\"time_s\":12.3457,\"text\":\"say \\\"hi\\\" \\\\ a/b\\n\\t\\r\\u0001\\u001f\\u007f\\u2028\\u2029 é ✓ 🎵\",\"base64\":\"c2F5ICJoaSIgXCBhL2IKCQ0BH3/igKjigKkgw6kg4pyTIPCfjrU=\",\"profile\":\"ultrasonic-fast\",\"snr_db\":17.2500,\"frames\":3}"),
+        ("human ch message", "[in_2]     12.346 s  ultrasonic-fast  snr  17.2 dB  say \"hi\" \\ a/b\\n\\t\\r\\u0001\\u001f\\u007f\u{2028}\u{2029} é ✓ 🎵"),
+        ("json ch binaryMessage", "{\"channel\":2,\"time_s\":0.5000,\"base64\":\"/wDD\",\"profile\":\"audible\",\"snr_db\":null,\"frames\":1}"),
+        ("human ch binaryMessage", "[in_2]      0.500 s  audible  snr   nan dB  base64:/wDD"),
+        ("json ch incomplete", "{\"channel\":2,\"time_s\":3.1416,\"incomplete\":true,\"profile\":\"ultrasonic\",\"frames_received\":2,\"frames\":5,\"message_id\":171}"),
+        ("human ch incomplete", "[in_2]      3.142 s  ultrasonic  incomplete: 2 of 5 frames arrived (message 00ab), not delivered"),
+        // The one deliberate change: `client` was escaped by JSONSerialization (`a\\/b`, DEL and U+2028/9
+        // raw); it is now escaped as every other string. Both decode to the same name; JACK names on
+        // Linux hold none of these characters. Recorded before: "{\"client\":\"say \\\"hi\\\" \\\\ a\\/b\\n\\t\\r\\u0001\\u001f\u{7F}\u{2028}\u{2029} é ✓ 🎵\",…"
+        ("measure", "{\"client\":\"say \\\"hi\\\" \\\\ a/b\\n\\t\\r\\u0001\\u001f\\u007f\\u2028\\u2029 é ✓ 🎵\",\"sample_rate_hz\":48000.0,\"period_frames\":256,\"latency_frames\":257.15,\"latency_ms\":5.357291666666667,\"gain_db\":-0.428,\"tone_hz\":1000.0,\"measured_hz\":1000.0001,\"frequency_shift_hz\":9.999999997489795e-05,\"thd_n_db\":-47.22,\"thd_n_percent\":0.4355118736855688,\"sweep_start_hz\":20.0,\"sweep_end_hz\":20000.0,\"tone_glitches\":2,\"xruns\":1,\"response\":[{\"hz\":20.0,\"db\":0.0},{\"hz\":20.59,\"db\":-0.1235},{\"hz\":1000.0,\"db\":-3.0001},{\"hz\":20000.0,\"db\":null}]}"),
         ("measure plain", "{\"client\":\"tonenode-measure\",\"sample_rate_hz\":48000.0,\"period_frames\":64,\"latency_frames\":257.15,\"latency_ms\":5.357291666666667,\"gain_db\":-0.428,\"tone_hz\":1000.0,\"measured_hz\":1000.0001,\"frequency_shift_hz\":9.999999997489795e-05,\"thd_n_db\":-47.22,\"thd_n_percent\":0.4355118736855688,\"sweep_start_hz\":20.0,\"sweep_end_hz\":20000.0,\"tone_glitches\":2,\"xruns\":0,\"response\":[{\"hz\":20.0,\"db\":0.0},{\"hz\":20.59,\"db\":-0.1235},{\"hz\":1000.0,\"db\":-3.0001},{\"hz\":20000.0,\"db\":null}]}"),
         ("measure broken", "{\"client\":\"\",\"sample_rate_hz\":44100.0,\"period_frames\":1024,\"latency_frames\":null,\"latency_ms\":null,\"gain_db\":null,\"tone_hz\":997.0,\"measured_hz\":null,\"frequency_shift_hz\":null,\"thd_n_db\":null,\"thd_n_percent\":null,\"sweep_start_hz\":30.0,\"sweep_end_hz\":15000.0,\"tone_glitches\":0,\"xruns\":0,\"response\":[]}"),
     ]
@@ -69,6 +78,10 @@ struct GoldenOutputTests {
             out.append(("json " + name, MessageFormatter.json(event)))
             out.append(("json offset " + name, MessageFormatter.json(event, timeOffsetSeconds: 100.00005)))
             out.append(("human " + name, MessageFormatter.human(event)))
+        }
+        for (name, event) in GoldenFixtures.events {
+            out.append(("json ch " + name, MessageFormatter.json(event, channel: 2)))
+            out.append(("human ch " + name, MessageFormatter.human(event, channel: 2)))
         }
         out.append(("measure", MeasureFormatter.json(GoldenFixtures.measurement, clientName: GoldenFixtures.awkwardText,
                                                      periodFrames: 256, xruns: 1)))
