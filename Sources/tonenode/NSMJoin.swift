@@ -17,14 +17,14 @@ enum NSMJoin {
     static func join(settings: inout NodeSettings, stopped: @escaping () -> Bool) throws -> Joined? {
         guard let url = ProcessInfo.processInfo.environment["NSM_URL"] else { return nil }
         let client: NSMClient
-        do throws(OSCEndpoint.Failure) {
+        do throws(OSCError) {
             client = try NSMClient(serverURL: url)
         } catch {
             Console.err("error: " + error.description)
             throw ExitCode.failure
         }
         let session: NSMClient.Session
-        do throws(OSCEndpoint.Failure) {
+        do throws(OSCError) {
             let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "tonenode").lastPathComponent
             guard let joined = try client.join(executable: executable, stopped: stopped) else { return nil }
             session = joined

@@ -93,7 +93,7 @@ struct RunCommand: AsyncParsableCommand {
         if nsm == nil && stop.isRequested { return }
         var osc: OSCServer?
         if let port = control.oscPort {
-            do throws(OSCServer.StartError) {
+            do throws(OSCError) {
                 osc = try OSCServer(host: control.oscHost, port: port)
             } catch {
                 Console.err("error: " + error.description)
