@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
-        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP"]),
+        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore"]),
         // End to end: the tonenode binary and the node against real jackd servers.
         .testTarget(
             name: "EndToEndTests",

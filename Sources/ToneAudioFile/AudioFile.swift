@@ -1,11 +1,5 @@
 import CSndfile
 
-/// A problem with an audio file, as one line a person can act on.
-public struct AudioFileError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
-
 /// Reads audio files through libsndfile (WAV, FLAC, AIFF, Ogg … at any rate).
 public final class AudioFileReader {
     public let path: String
@@ -15,15 +9,15 @@ public final class AudioFileReader {
     public let frameCount: Int
     private let handle: OpaquePointer
 
-    public init(path: String) throws {
+    public init(path: String) throws(AudioFileError) {
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             let reason = String(cString: sf_strerror(nil))
-            throw AudioFileError("cannot read \(path): \(reason)")
+            throw .cannotRead(path: path, reason: reason)
         }
         guard info.samplerate > 0, info.channels > 0 else {
             sf_close(handle)
-            throw AudioFileError("cannot read \(path): no sample rate or no channels in its header")
+            throw .noFormat(path: path)
         }
         self.path = path
         self.handle = handle
@@ -42,7 +36,7 @@ public final class AudioFileReader {
     public func forEachBlock(channel: Int, blockFrames: Int = 8192,
                              _ body: (UnsafeBufferPointer<Float>) throws -> Void) throws {
         guard channel >= 0, channel < channelCount else {
-            throw AudioFileError("\(path) has \(channelCount) channel(s); channel \(channel + 1) does not exist")
+            throw AudioFileError.noSuchChannel(path: path, channelCount: channelCount, channel: channel)
         }
         let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames * channelCount)
         let mono = UnsafeMutablePointer<Float>.allocate(capacity: blockFrames)
@@ -58,7 +52,7 @@ public final class AudioFileReader {
         }
         let status = sf_error(handle)
         if status != 0 {
-            throw AudioFileError("error while reading \(path): \(String(cString: sf_strerror(handle)))")
+            throw AudioFileError.readFailed(path: path, reason: String(cString: sf_strerror(handle)))
         }
     }
 
@@ -73,19 +67,20 @@ public final class AudioFileReader {
 
 /// Writes mono or interleaved 32-bit float WAV files.
 public enum AudioFileWriter {
-    public static func writeWAV(path: String, samples: [Float], sampleRateHz: Int, channels: Int = 1) throws {
+    public static func writeWAV(path: String, samples: [Float], sampleRateHz: Int,
+                                channels: Int = 1) throws(AudioFileError) {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRateHz)
         info.channels = Int32(channels)
         info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw AudioFileError("cannot write \(path): \(String(cString: sf_strerror(nil)))")
+            throw .cannotWrite(path: path, reason: String(cString: sf_strerror(nil)))
         }
         defer { sf_close(handle) }
         let frames = samples.count / max(1, channels)
         let written = samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t(frames)) }
         guard written == frames else {
-            throw AudioFileError("cannot write \(path): \(String(cString: sf_strerror(handle)))")
+            throw .cannotWrite(path: path, reason: String(cString: sf_strerror(handle)))
         }
     }
 }

@@ -32,9 +32,9 @@ public final class NSMClient: @unchecked Sendable {
     }
 
     /// A malformed `NSM_URL` or no socket: a one-line reason.
-    public init(serverURL: String) throws(OSCEndpoint.Failure) {
+    public init(serverURL: String) throws(OSCError) {
         if let problem = OSCEndpoint.problem(url: serverURL) {
-            throw OSCEndpoint.Failure(description: "NSM_URL \(problem)")
+            throw .badServerURL(reason: problem)
         }
         self.serverURL = serverURL
         endpoint = try OSCEndpoint()
@@ -46,7 +46,7 @@ public final class NSMClient: @unchecked Sendable {
     /// throws a one-line reason when the server refuses or does not answer;
     /// nil when `stopped` turns true while waiting (a signal).
     public func join(executable: String, timeoutSeconds: Double = 5,
-                     stopped: () -> Bool = { false }) throws(OSCEndpoint.Failure) -> Session? {
+                     stopped: () -> Bool = { false }) throws(OSCError) -> Session? {
         try endpoint.send(to: serverURL, path: "/nsm/server/announce", [
             .string("ToneNode"), .string(":dirty:"), .string(executable),
             .int(1), .int(2), .int(Int32(ProcessInfo.processInfo.processIdentifier)),
@@ -59,20 +59,20 @@ public final class NSMClient: @unchecked Sendable {
             switch message.path {
             case "/error" where message.arguments.first?.stringValue == "/nsm/server/announce":
                 let reason = message.arguments.dropFirst(2).first?.stringValue ?? "no reason given"
-                throw OSCEndpoint.Failure(description: "NSM server \(serverURL) refused the announce: \(reason)")
+                throw .refused(server: serverURL, reason: reason)
             case "/nsm/client/open":
                 guard message.arguments.count >= 3,
                       let path = message.arguments[0].stringValue,
                       let name = message.arguments[1].stringValue,
                       let clientID = message.arguments[2].stringValue, !clientID.isEmpty else {
-                    throw OSCEndpoint.Failure(description: "NSM: malformed /nsm/client/open (\(message))")
+                    throw .malformed(message: message.description)
                 }
                 return Session(path: path, displayName: name, clientID: clientID)
             default:
                 continue  // the announce's /reply, or anything else before open
             }
         }
-        throw OSCEndpoint.Failure(description: "no answer from the NSM server at \(serverURL) within \(format(timeoutSeconds)) s")
+        throw .noAnswer(server: serverURL, seconds: timeoutSeconds)
     }
 
     /// Replies OK to a request (`/nsm/client/open`, `/nsm/client/save`).
@@ -138,9 +138,5 @@ public final class NSMClient: @unchecked Sendable {
                 try? endpoint.send(to: serverURL, path: dirty ? "/nsm/client/is_dirty" : "/nsm/client/is_clean", [])
             }
         }
-    }
-
-    private func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

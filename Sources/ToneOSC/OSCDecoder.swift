@@ -78,9 +78,4 @@ public enum OSCDecoder {
             throw .init("\(described): \(error.description)")
         }
     }
-
-    /// Numbers without a trailing `.0` on whole values.
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
 }

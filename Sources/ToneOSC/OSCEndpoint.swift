@@ -41,19 +41,15 @@ public final class OSCEndpoint: @unchecked Sendable {
     private let server: lo_server
     private let inbox = Inbox()
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Messages collected by liblo's handler during one `receive`.
     private final class Inbox {
         var messages: [OSCMessage] = []
     }
 
     /// Opens a UDP socket on a free port (all interfaces, as NSM servers expect).
-    public init() throws(Failure) {
+    public init() throws(OSCError) {
         guard let server = lo_server_new_with_proto(nil, LO_UDP, nil) else {
-            throw Failure(description: "OSC: cannot open a UDP socket")
+            throw .noSocket
         }
         self.server = server
         let handler: lo_method_handler = { path, types, argv, argc, message, userData in
@@ -93,12 +89,12 @@ public final class OSCEndpoint: @unchecked Sendable {
     }
 
     /// Sends one message to `url` from this endpoint's socket.
-    public func send(to url: String, path: String, _ arguments: [OSCValue]) throws(Failure) {
+    public func send(to url: String, path: String, _ arguments: [OSCValue]) throws(OSCError) {
         guard let address = lo_address_new_from_url(url) else {
-            throw Failure(description: "OSC: bad address '\(url)'")
+            throw .badAddress(url: url)
         }
         defer { lo_address_free(address) }
-        guard let message = lo_message_new() else { throw Failure(description: "OSC: out of memory") }
+        guard let message = lo_message_new() else { throw .outOfMemory }
         defer { lo_message_free(message) }
         for argument in arguments {
             switch argument {
@@ -109,7 +105,7 @@ public final class OSCEndpoint: @unchecked Sendable {
         }
         guard lo_send_message_from(address, server, path, message) >= 0 else {
             let reason = lo_address_errstr(address).map { String(cString: $0) } ?? "unknown error"
-            throw Failure(description: "OSC: cannot send \(path) to \(url): \(reason)")
+            throw .cannotSend(path: path, url: url, reason: reason)
         }
     }
 

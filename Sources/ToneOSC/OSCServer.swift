@@ -24,12 +24,8 @@ public final class OSCServer: @unchecked Sendable {
     /// The address actually bound, `host:port`.
     public let address: String
 
-    public struct StartError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Binds the socket; throws a one-line reason when it cannot (bad host, port in use).
-    public init(host: String, port: Int) throws(StartError) {
+    public init(host: String, port: Int) throws(OSCError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
@@ -37,7 +33,7 @@ public final class OSCServer: @unchecked Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            throw StartError(description: "OSC: cannot resolve host '\(host)': \(String(cString: gai_strerror(status)))")
+            throw .cannotResolve(host: host, reason: String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(list) }
         var lastError: Int32 = 0
@@ -58,7 +54,7 @@ public final class OSCServer: @unchecked Sendable {
             candidate = info.pointee.ai_next
         }
         guard bound >= 0 else {
-            throw StartError(description: "OSC: cannot listen on \(host) port \(port): \(String(cString: strerror(lastError)))")
+            throw .cannotBind(host: host, port: port, errno: lastError)
         }
         socketFD = bound
         address = "\(host):\(port)"

@@ -64,7 +64,7 @@ struct MeasureCommand: ParsableCommand {
             throw ValidationError("--sweep-start must be a positive number of Hz")
         }
         if let sweepEnd, !(sweepEnd.isFinite && sweepEnd > 2 * sweepStart) {
-            throw ValidationError("--sweep-end must be at least an octave above --sweep-start (\(plain(sweepStart)) Hz)")
+            throw ValidationError("--sweep-end must be at least an octave above --sweep-start (\(format(sweepStart)) Hz)")
         }
         guard MeasurementSignal.Plan.sweepSecondsRange.contains(sweepSeconds) else {
             throw ValidationError("--sweep-seconds must be from 0.25 to 60")

@@ -1,4 +1,5 @@
 import Foundation
+import ToneCore
 import ToneDSP
 
 /// The summary of one measurement: a few lines for people, or one JSON object.
@@ -10,7 +11,7 @@ enum MeasureFormatter {
         var lines: [String] = []
         lines.append(String(format: "latency     %12.3f frames  %9.4f ms   (round trip out → in, %d frames/period)",
                             m.latencyFrames, m.latencyMs, periodFrames))
-        lines.append(String(format: "gain        %+12.3f dB      at %@ Hz", m.gainDB, plain(m.toneFrequencyHz)))
+        lines.append(String(format: "gain        %+12.3f dB      at %@ Hz", m.gainDB, format(m.toneFrequencyHz)))
         lines.append(String(format: "frequency   %12.4f Hz      shift %+.4f Hz (%+.1f cents)",
                             m.measuredFrequencyHz, m.frequencyShiftHz,
                             1200 * log2(m.measuredFrequencyHz / m.toneFrequencyHz)))
@@ -18,7 +19,7 @@ enum MeasureFormatter {
         let gains = m.response.map(\.gainDB)
         if let low = gains.min(), let high = gains.max() {
             lines.append(String(format: "response    %@ – %@ Hz within %+.2f … %+.2f dB%@",
-                                plain(m.sweepStartHz), plain(m.sweepEndHz.rounded()), low, high,
+                                format(m.sweepStartHz), format(m.sweepEndHz.rounded()), low, high,
                                 cornerText(m)))
             let marks = landmarksHz.filter { $0 >= m.sweepStartHz * 0.999 && $0 <= m.sweepEndHz * 1.001 }
             let row = marks.compactMap { hz in m.responseDB(at: hz).map { String(format: "%@ %+.2f", label(hz), $0) } }
@@ -42,7 +43,7 @@ enum MeasureFormatter {
     }
 
     static func label(_ hz: Double) -> String {
-        hz >= 1000 ? plain((hz / 100).rounded() / 10) + "k" : plain(hz.rounded())
+        hz >= 1000 ? format((hz / 100).rounded() / 10) + "k" : format(hz.rounded())
     }
 
     static func rounded(_ value: Double, _ digits: Int) -> Double {
@@ -53,34 +54,28 @@ enum MeasureFormatter {
 
     /// One JSON object; numbers that are not finite are `null`.
     static func json(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> String {
-        let response = m.response.map {
-            "{\"hz\":\(ReportFormatter.number(rounded($0.frequencyHz, 2))),\"db\":\(ReportFormatter.number(rounded($0.gainDB, 4)))}"
-        }.joined(separator: ",")
-        let name = String(data: (try? JSONSerialization.data(withJSONObject: [clientName], options: [])) ?? Data(),
-                          encoding: .utf8).map { String($0.dropFirst().dropLast()) } ?? "\"\""
-        let fields: [String] = [
-            "\"client\":\(name)",
-            "\"sample_rate_hz\":\(ReportFormatter.number(m.sampleRateHz))",
-            "\"period_frames\":\(periodFrames)",
-            "\"latency_frames\":\(ReportFormatter.number(m.latencyFrames))",
-            "\"latency_ms\":\(ReportFormatter.number(m.latencyMs))",
-            "\"gain_db\":\(ReportFormatter.number(m.gainDB))",
-            "\"tone_hz\":\(ReportFormatter.number(m.toneFrequencyHz))",
-            "\"measured_hz\":\(ReportFormatter.number(m.measuredFrequencyHz))",
-            "\"frequency_shift_hz\":\(ReportFormatter.number(m.frequencyShiftHz))",
-            "\"thd_n_db\":\(ReportFormatter.number(m.thdPlusNoiseDB))",
-            "\"thd_n_percent\":\(ReportFormatter.number(m.thdPlusNoisePercent))",
-            "\"sweep_start_hz\":\(ReportFormatter.number(m.sweepStartHz))",
-            "\"sweep_end_hz\":\(ReportFormatter.number(m.sweepEndHz))",
-            "\"tone_glitches\":\(m.toneGlitches)",
-            "\"xruns\":\(xruns)",
-            "\"response\":[\(response)]",
-        ]
-        return "{" + fields.joined(separator: ",") + "}"
+        var line = JSONLine()
+        line.add("client", clientName)
+        line.add("sample_rate_hz", m.sampleRateHz)
+        line.add("period_frames", periodFrames)
+        line.add("latency_frames", m.latencyFrames)
+        line.add("latency_ms", m.latencyMs)
+        line.add("gain_db", m.gainDB)
+        line.add("tone_hz", m.toneFrequencyHz)
+        line.add("measured_hz", m.measuredFrequencyHz)
+        line.add("frequency_shift_hz", m.frequencyShiftHz)
+        line.add("thd_n_db", m.thdPlusNoiseDB)
+        line.add("thd_n_percent", m.thdPlusNoisePercent)
+        line.add("sweep_start_hz", m.sweepStartHz)
+        line.add("sweep_end_hz", m.sweepEndHz)
+        line.add("tone_glitches", m.toneGlitches)
+        line.add("xruns", xruns)
+        line.add("response", m.response.map { point in
+            var object = JSONLine()
+            object.add("hz", rounded(point.frequencyHz, 2))
+            object.add("db", rounded(point.gainDB, 4))
+            return object
+        })
+        return line.description
     }
-}
-
-/// Numbers in messages: no trailing `.0` on whole values.
-func plain(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }

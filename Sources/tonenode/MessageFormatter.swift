@@ -5,7 +5,12 @@ import ToneDSP
 /// `timeOffsetSeconds` is added to the message's time (a live node's clock
 /// continues across server restarts).
 enum MessageFormatter {
-    static func human(_ event: ModemEvent, timeOffsetSeconds: Double = 0) -> String {
+    /// One line; with `channel` (from 1, a node with several inputs) it starts with `[in_K] `.
+    static func human(_ event: ModemEvent, channel: Int? = nil, timeOffsetSeconds: Double = 0) -> String {
+        (channel.map { "[in_\($0)] " } ?? "") + untagged(event, timeOffsetSeconds: timeOffsetSeconds)
+    }
+
+    private static func untagged(_ event: ModemEvent, timeOffsetSeconds: Double) -> String {
         switch event {
         case .message(let message):
             let body = message.text.map(printable) ?? "base64:" + Data(message.bytes).base64EncodedString()
@@ -18,25 +23,28 @@ enum MessageFormatter {
         }
     }
 
-    static func json(_ event: ModemEvent, timeOffsetSeconds: Double = 0) -> String {
+    /// One JSON object; `channel` (from 1, a node with several inputs) comes first.
+    /// Times and SNR have four decimals, `null` when not finite.
+    static func json(_ event: ModemEvent, channel: Int? = nil, timeOffsetSeconds: Double = 0) -> String {
+        var line = JSONLine()
+        if let channel { line.add("channel", channel) }
         switch event {
         case .message(let message):
-            var fields = ["\"time_s\":\(decimal(message.timeSeconds + timeOffsetSeconds))"]
-            if let text = message.text { fields.append("\"text\":\(quoted(text))") }
-            fields.append("\"base64\":\"\(Data(message.bytes).base64EncodedString())\"")
-            fields.append("\"profile\":\"\(message.profile.rawValue)\"")
-            fields.append("\"snr_db\":\(decimal(message.snrDB))")
-            fields.append("\"frames\":\(message.frameCount)")
-            return "{" + fields.joined(separator: ",") + "}"
+            line.add("time_s", message.timeSeconds + timeOffsetSeconds, .decimals(4))
+            if let text = message.text { line.add("text", text) }
+            line.add("base64", Data(message.bytes).base64EncodedString())
+            line.add("profile", message.profile.rawValue)
+            line.add("snr_db", message.snrDB, .decimals(4))
+            line.add("frames", message.frameCount)
         case .incomplete(let message):
-            return "{\"time_s\":\(decimal(message.timeSeconds + timeOffsetSeconds)),\"incomplete\":true,"
-                + "\"profile\":\"\(message.profile.rawValue)\",\"frames_received\":\(message.receivedFrames),"
-                + "\"frames\":\(message.frameCount),\"message_id\":\(message.messageID)}"
+            line.add("time_s", message.timeSeconds + timeOffsetSeconds, .decimals(4))
+            line.add("incomplete", true)
+            line.add("profile", message.profile.rawValue)
+            line.add("frames_received", message.receivedFrames)
+            line.add("frames", message.frameCount)
+            line.add("message_id", Int(message.messageID))
         }
-    }
-
-    private static func decimal(_ value: Double) -> String {
-        value.isFinite ? String(format: "%.4f", value) : "null"
+        return line.description
     }
 
     /// Control characters shown as escapes, so one message stays one line.
@@ -56,25 +64,5 @@ enum MessageFormatter {
             }
         }
         return out
-    }
-
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

@@ -27,13 +27,13 @@ struct PatchCommand: ParsableCommand {
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw PatchFileError(message: "cannot read \(file)")
+            throw PatchFileError.unreadable(path: file)
         }
         let patchbay: Patchbay
         do {
             patchbay = try Patchbay.parse(data)
         } catch let error as PatchbayError {
-            throw PatchFileError(message: "\(file): \(error.description)")
+            throw PatchFileError.invalid(path: file, problem: error)
         }
         let client = try JackClient(name: "tonenode-patch", serverName: server)
         defer { client.close() }
@@ -45,9 +45,4 @@ struct PatchCommand: ParsableCommand {
             Console.out("\(source) -x \(destination)")
         }
     }
-}
-
-struct PatchFileError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneCore
 import ToneDSP
 import TonePlot
 
@@ -37,11 +38,11 @@ enum ResponsePlot {
         let low = min(-24, ((gains.min() ?? 0) / 6).rounded(.down) * 6 - 3)
         var plot = LinePlot(
             title: String(format: "Frequency response: latency %.3f frames (%.3f ms), THD+N %.1f dB at %@ Hz",
-                          m.latencyFrames, m.latencyMs, m.thdPlusNoiseDB, plain(m.toneFrequencyHz)),
+                          m.latencyFrames, m.latencyMs, m.thdPlusNoiseDB, format(m.toneFrequencyHz)),
             xAxis: Axis(title: "frequency (Hz)", lower: m.sweepStartHz, upper: m.sweepEndHz, scale: .logarithmic),
             yAxis: Axis(title: "gain (dB)", lower: max(low, -120), upper: high),
             series: [.init(name: "gain", points: m.response.map { ($0.frequencyHz, $0.gainDB) })])
-        plot.markers = [(m.toneFrequencyHz, String(format: "test tone %@ Hz: %+.2f dB", plain(m.toneFrequencyHz), m.gainDB))]
+        plot.markers = [(m.toneFrequencyHz, String(format: "test tone %@ Hz: %+.2f dB", format(m.toneFrequencyHz), m.gainDB))]
         return plot.svg()
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 import ToneDSP
 
 extension ReportFormatter {
-    /// `,"note":"E2"|null,"cents":…|null` in pitch mode; nothing in tone mode.
-    static func pitchFields(_ report: ToneReport) -> String {
-        guard let pitch = report.pitch else { return "" }
-        let note = pitch.noteName.map { "\"\($0)\"" } ?? "null"
-        return ",\"note\":\(note),\"cents\":\(number(pitch.cents))"
+    /// `"note":"E2"|null,"cents":…|null` in pitch mode; nothing in tone mode.
+    static func addPitchFields(_ report: ToneReport, to line: inout JSONLine) {
+        guard let pitch = report.pitch else { return }
+        line.add("note", pitch.noteName)
+        line.add("cents", pitch.cents)
     }
 
     /// `   1.234 s    82.4069 Hz   E2    +0.01 cents   -12.3 dBFS   SNR 30.0 dB`, or `no pitch`.

@@ -9,18 +9,25 @@ enum ReportFormatter {
     /// strongest first (the top-level fields are the first tone's; `[]` with no tone).
     static func json(_ report: ToneReport, channel: Int? = nil, listTones: Bool = false) -> String {
         let r = report.reading
-        var line = "{\"time_s\":\(number(report.timeSeconds))" + (channel.map { ",\"channel\":\($0)" } ?? "")
-            + ",\"freq_hz\":\(number(r.frequencyHz))"
-            + ",\"level_dbfs\":\(number(r.levelDBFS)),\"snr_db\":\(number(r.snrDB))"
-            + ",\"rms_dbfs\":\(number(r.rmsDBFS)),\"invalid\":\(r.invalidInput)"
+        var line = JSONLine()
+        line.add("time_s", report.timeSeconds)
+        if let channel { line.add("channel", channel) }
+        line.add("freq_hz", r.frequencyHz)
+        line.add("level_dbfs", r.levelDBFS)
+        line.add("snr_db", r.snrDB)
+        line.add("rms_dbfs", r.rmsDBFS)
+        line.add("invalid", r.invalidInput)
         if listTones {
-            let tones = r.tones.map { tone in
-                "{\"freq_hz\":\(number(tone.frequencyHz)),\"level_dbfs\":\(number(tone.levelDBFS))"
-                    + ",\"snr_db\":\(number(tone.snrDB))}"
-            }
-            line += ",\"tones\":[" + tones.joined(separator: ",") + "]"
+            line.add("tones", r.tones.map { tone in
+                var object = JSONLine()
+                object.add("freq_hz", tone.frequencyHz)
+                object.add("level_dbfs", tone.levelDBFS)
+                object.add("snr_db", tone.snrDB)
+                return object
+            })
         }
-        return line + pitchFields(report) + "}"
+        addPitchFields(report, to: &line)
+        return line.description
     }
 
     /// One line per report; with `listTones` and more than one tone, the
@@ -54,22 +61,5 @@ enum ReportFormatter {
     /// `(window -42.0 dBFS)` or `(silence)`: what a line with nothing detected shows.
     static func windowLevel(_ reading: ToneReading) -> String {
         reading.rmsDBFS.map { String(format: "(window %.1f dBFS)", $0) } ?? "(silence)"
-    }
-
-    /// JSON number, or `null` for nil and anything non-finite.
-    static func number(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return "\(value)"
-    }
-}
-
-/// Line output, unbuffered, so pipes see each report at once.
-enum Console {
-    static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
-    static func err(_ line: String) {
-        FileHandle.standardError.write(Data(("tonenode: " + line + "\n").utf8))
     }
 }

@@ -62,8 +62,3 @@ public struct NodeSettings: Equatable, Sendable {
                                    maxTones: maxTones)
     }
 }
-
-/// Numbers in messages: no trailing `.0` on whole values.
-func format(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-}

@@ -11,17 +11,13 @@ public final class PrivateJackServer: @unchecked Sendable {
     private let process: Process
     public var pid: Int32 { process.processIdentifier }
 
-    public struct StartError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Starts `jackd -n NAME --no-realtime -d dummy -r RATE -p PERIOD` and
     /// waits until a client can connect.
     public init(name: String = "tonenode-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
                 sampleRateHz: Int = 48000, periodFrames: Int = 256, timeoutSeconds: Double = 10,
-                logFile: String? = nil, driverArguments: [String] = []) throws {
+                logFile: String? = nil, driverArguments: [String] = []) throws(PrivateJackServerError) {
         guard let jackd = Self.findExecutable("jackd") else {
-            throw StartError(description: "jackd not found on PATH: install it (Debian: apt-get install jackd2)")
+            throw .notInstalled
         }
         JackRegistry.reclaimDeadServerSlots()
         self.name = name
@@ -44,7 +40,7 @@ public final class PrivateJackServer: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
         }
         do { try process.run() } catch {
-            throw StartError(description: "could not start jackd: \(error.localizedDescription)")
+            throw .cannotLaunch(reason: error.localizedDescription)
         }
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while !JackClient.serverIsReachable(serverName: name) {
@@ -52,9 +48,9 @@ public final class PrivateJackServer: @unchecked Sendable {
                 stop()
                 let log = logFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
                 if log.contains("Too many servers") {
-                    throw StartError(description: "jackd '\(name)' refused to start: eight JACK servers are running already")
+                    throw .refusedTooManyServers(name: name)
                 }
-                throw StartError(description: "jackd '\(name)' did not come up within \(timeoutSeconds) s")
+                throw .didNotComeUp(name: name, seconds: timeoutSeconds)
             }
             usleep(50_000)
         }

@@ -1,0 +1,91 @@
+import Foundation
+
+/// One JSON object written as one line: every command's JSON output goes
+/// through it, so strings are escaped one way and numbers have one spelling
+/// per kind of figure.
+///
+/// Fields keep the order they are added in (scripts and people read the
+/// lines, and `JSONEncoder` would neither keep the order nor the number
+/// styles the output has always had). Nothing here checks for duplicate keys:
+/// the callers are the formatters, each with a fixed list of fields.
+struct JSONLine: CustomStringConvertible {
+    /// How a `Double` is spelled. A nil or non-finite value is `null` in every style.
+    enum NumberStyle {
+        /// Swift's shortest round-tripping form (`440.0`, `1e-05`): the reports.
+        case shortest
+        /// A fixed number of decimals (`%.4f`): the decoded messages.
+        case decimals(Int)
+    }
+
+    private var body = ""
+
+    init() {}
+
+    /// `{…}`, the line without its newline.
+    var description: String { "{" + body + "}" }
+
+    // MARK: - Fields
+
+    /// A string field; `null` when `value` is nil.
+    mutating func add(_ key: String, _ value: String?) {
+        append(key, value.map(Self.quoted) ?? "null")
+    }
+
+    /// A number field; `null` when `value` is nil, NaN or infinite.
+    mutating func add(_ key: String, _ value: Double?, _ style: NumberStyle = .shortest) {
+        append(key, Self.number(value, style))
+    }
+
+    mutating func add(_ key: String, _ value: Int) {
+        append(key, String(value))
+    }
+
+    mutating func add(_ key: String, _ value: Bool) {
+        append(key, value ? "true" : "false")
+    }
+
+    /// An array of objects: `"key":[{…},{…}]`.
+    mutating func add(_ key: String, _ objects: [JSONLine]) {
+        append(key, "[" + objects.map(\.description).joined(separator: ",") + "]")
+    }
+
+    private mutating func append(_ key: String, _ valueText: String) {
+        if !body.isEmpty { body += "," }
+        body += Self.quoted(key) + ":" + valueText
+    }
+
+    // MARK: - Values
+
+    /// A JSON number, or `null` for nil and anything non-finite (JSON has no NaN or infinity).
+    static func number(_ value: Double?, _ style: NumberStyle = .shortest) -> String {
+        guard let value, value.isFinite else { return "null" }
+        switch style {
+        case .shortest: return "\(value)"
+        case .decimals(let digits): return String(format: "%.\(digits)f", value)
+        }
+    }
+
+    /// A JSON string literal that stays on one line and is safe to embed in
+    /// JavaScript: quote, backslash and control characters escaped, DEL and
+    /// U+2028/U+2029 (line breaks to JavaScript) as `\u` escapes; the rest,
+    /// `/` and non-ASCII included, as it is.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

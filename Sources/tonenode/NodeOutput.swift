@@ -1,0 +1,92 @@
+import Foundation
+import ToneDSP
+import ToneEngine
+
+/// Prints what a supervised node reports: reports on stdout, the rest on stderr.
+struct NodeOutput {
+    let json: Bool
+    /// `--tones` above 1: every tone of a report, not only the strongest.
+    var listTones = false
+    let durationSeconds: Double?
+    let channels: Int
+    let stop: @Sendable () -> Void
+    /// On a terminal: the view redrawn in place instead of one line per report.
+    let liveView: LiveViewRenderer?
+    /// `--send`: played once after the first start.
+    var send: MessageToSend?
+
+    func handle(_ event: NodeSupervisor.Event) {
+        switch event {
+        case .opened(let node, let reconnected):
+            diagnostic((reconnected ? "reconnected: " : "")
+                        + "client '\(node.client.name)' at \(node.client.sampleRateHz) Hz, "
+                        + "\(node.client.bufferFrames) frames/period; "
+                        + "ports \(node.inputPortNames.joined(separator: ", ")) (in), "
+                        + "\(node.outputPortNames.joined(separator: ", ")) (out), \(node.midiInputPortName) (MIDI)")
+            liveView?.update(force: true) {
+                $0.clientName = node.client.name
+                $0.sampleRateHz = node.client.sampleRateHz
+                $0.periodFrames = node.client.bufferFrames
+            }
+            liveView?.dspLoadPercent = { [client = node.client] in client.dspLoadPercent }
+            if let send, !reconnected { start(send, on: node) }
+        case .message(let message, let channel, let offset):
+            // With several channels, say which input heard it (from 1, as the reports do).
+            let number = channels > 1 ? channel + 1 : nil
+            let line = json ? MessageFormatter.json(message, channel: number, timeOffsetSeconds: offset)
+                            : MessageFormatter.human(message, channel: number, timeOffsetSeconds: offset)
+            if let liveView { liveView.printAbove { Console.out(line) } } else { Console.out(line) }
+        case .report(let report):
+            // Reports carry their channel (from 1) only when there is more than one.
+            let channel = channels > 1 ? report.channel + 1 : nil
+            if let liveView {
+                // The view follows the first channel.
+                if report.channel == 0 { liveView.update { $0.report = report } }
+            } else {
+                Console.out(json ? ReportFormatter.json(report, channel: channel, listTones: listTones)
+                                 : ReportFormatter.human(report, channel: channel, listTones: listTones))
+            }
+            if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
+        case .trouble(let xruns, let overflows, let dropped):
+            if let liveView {
+                // The view shows the counts; no scrolling line per xrun.
+                liveView.update(force: true) {
+                    $0.xruns = xruns
+                    $0.overflows = overflows
+                }
+                return
+            }
+            diagnostic("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
+        case .serverGone(let retrying):
+            diagnostic("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+        case .connectionsPending(let connections):
+            diagnostic("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
+        case .connectionsRestored(let connections):
+            diagnostic("restored: " + connections.map(\.description).joined(separator: ", "))
+        }
+    }
+
+    /// Renders `message` at the node's rate and plays it on a task of its own.
+    private func start(_ message: MessageToSend, on node: Node) {
+        let engine = node.engine
+        let samples: [Float]
+        do {
+            samples = try Transmission.render(message.bytes, profile: message.profile, sampleRateHz: engine.sampleRateHz,
+                                              levelDBFS: message.levelDBFS)
+        } catch {
+            return diagnostic("error: --send: \(error)")
+        }
+        let done = String(format: "sent %d bytes, profile %@, %.3f s", message.bytes.count, message.profile.rawValue,
+                          Double(samples.count) / engine.sampleRateHz)
+        Task.detached {
+            let complete = await engine.play(samples)
+            Console.err(complete ? done : "error: --send: the message did not go out completely")
+        }
+    }
+
+    /// One line on stderr; with a live view, above it.
+    private func diagnostic(_ line: String) {
+        guard let liveView else { return Console.err(line) }
+        liveView.printAbove { Console.err(line) }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import ToneAudioFile
+import ToneCore
+import ToneJack
+import ToneOSC
+@testable import tonenode
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The errors a person meets print the same one line as before they had
+/// cases of their own (the end-to-end tests and the README quote some).
+@Suite("Error lines")
+struct ErrorTextTests {
+    @Test("OSC and NSM", arguments: [
+        (OSCError.noSocket, "OSC: cannot open a UDP socket"),
+        (.badAddress(url: "osc.udp://x"), "OSC: bad address 'osc.udp://x'"),
+        (.outOfMemory, "OSC: out of memory"),
+        (.cannotSend(path: "/a", url: "osc.udp://h:1/", reason: "boom"), "OSC: cannot send /a to osc.udp://h:1/: boom"),
+        (.cannotResolve(host: "nowhere", reason: "Name or service not known"),
+         "OSC: cannot resolve host 'nowhere': Name or service not known"),
+        (.cannotBind(host: "127.0.0.1", port: 9000, errno: EADDRINUSE),
+         "OSC: cannot listen on 127.0.0.1 port 9000: Address already in use"),
+        (.badServerURL(reason: "'x' is not an osc.udp:// URL"), "NSM_URL 'x' is not an osc.udp:// URL"),
+        (.refused(server: "osc.udp://h:1/", reason: "no"), "NSM server osc.udp://h:1/ refused the announce: no"),
+        (.malformed(message: "/nsm/client/open \"a\""), "NSM: malformed /nsm/client/open (/nsm/client/open \"a\")"),
+        (.noAnswer(server: "osc.udp://h:1/", seconds: 5), "no answer from the NSM server at osc.udp://h:1/ within 5 s"),
+        (.noAnswer(server: "osc.udp://h:1/", seconds: 0.5), "no answer from the NSM server at osc.udp://h:1/ within 0.5 s"),
+    ])
+    func osc(error: OSCError, line: String) {
+        #expect(error.description == line)
+    }
+
+    @Test("a private jackd", arguments: [
+        (PrivateJackServerError.notInstalled, "jackd not found on PATH: install it (Debian: apt-get install jackd2)"),
+        (.cannotLaunch(reason: "denied"), "could not start jackd: denied"),
+        (.refusedTooManyServers(name: "t1"), "jackd 't1' refused to start: eight JACK servers are running already"),
+        (.didNotComeUp(name: "t1", seconds: 10), "jackd 't1' did not come up within 10.0 s"),
+    ])
+    func jackServer(error: PrivateJackServerError, line: String) {
+        #expect(error.description == line)
+    }
+
+    @Test("audio files", arguments: [
+        (AudioFileError.cannotRead(path: "a.wav", reason: "System error."), "cannot read a.wav: System error."),
+        (.noFormat(path: "a.wav"), "cannot read a.wav: no sample rate or no channels in its header"),
+        (.noSuchChannel(path: "a.wav", channelCount: 2, channel: 2), "a.wav has 2 channel(s); channel 3 does not exist"),
+        (.readFailed(path: "a.wav", reason: "r"), "error while reading a.wav: r"),
+        (.cannotWrite(path: "/x/a.wav", reason: "w"), "cannot write /x/a.wav: w"),
+    ])
+    func audioFile(error: AudioFileError, line: String) {
+        #expect(error.description == line)
+    }
+
+    @Test func patchFile() {
+        #expect(PatchFileError.unreadable(path: "p.xml").description == "cannot read p.xml")
+        #expect(PatchFileError.invalid(path: "p.xml", problem: .unknownSocket("s")).description
+                == "p.xml: a cable names the socket \"s\", which the file does not define")
+    }
+
+    @Test("a missing file is one line naming it")
+    func missingAudioFile() {
+        do {
+            _ = try AudioFileReader(path: "/nonexistent/a.wav")
+            Issue.record("opened a file that does not exist")
+        } catch {
+            guard case .cannotRead(let path, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(path == "/nonexistent/a.wav")
+            #expect(error.description.hasPrefix("cannot read /nonexistent/a.wav: ") && !error.description.contains("\n"))
+        }
+    }
+}
