@@ -9,7 +9,6 @@ public enum JackError: Error, CustomStringConvertible, Equatable {
     case noSuchPort(String)
     case connectionFailed(from: String, to: String, code: Int32)
     case callbackSetupFailed(Int32)
-    case invalidSetting(String)
 
     public var description: String {
         switch self {
@@ -28,8 +27,6 @@ public enum JackError: Error, CustomStringConvertible, Equatable {
             return "JACK could not connect '\(from)' to '\(to)' (error \(code))"
         case .callbackSetupFailed(let code):
             return "JACK refused a callback (step \(code))"
-        case .invalidSetting(let message):
-            return message
         }
     }
 

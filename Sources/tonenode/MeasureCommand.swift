@@ -83,8 +83,7 @@ struct MeasureCommand: ParsableCommand {
         if let sweepEnd { plan.sweepEndHz = sweepEnd }
         plan.sweepSeconds = sweepSeconds
         plan.maxLatencySeconds = maxLatency
-        if let problem = plan.problem { throw JackError.invalidSetting(problem) }
-        return plan
+        return try plan.validated()
     }
 
     func run() throws {

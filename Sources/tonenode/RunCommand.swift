@@ -27,7 +27,8 @@ struct RunCommand: AsyncParsableCommand {
             the tone. A bad line or message is one line on stderr and is ignored. \
             Under a session manager (NSM_URL set, NSM API 1.2) it announces \
             itself, takes the client id as its JACK name, restores the settings \
-            saved in the session (tone, level, mute, analysis options, channels) \
+            saved in the session (tone, level, mute, analysis options, mode and \
+            pitch range, tuning, bend range, channels, --receive) \
             and saves them on request; a malformed NSM_URL is an error (status 1), \
             an NSM server that refuses or does not answer within 5 s is one line \
             on stderr and the node runs without a session.

@@ -37,6 +37,17 @@ public struct MeasurementSignal: Sendable {
         public static let toneSecondsRange = 0.25...60.0
         public static let maxLatencySecondsRange = 0.05...10.0
 
+        /// A plan that does not fit the server's rate, as one sentence.
+        public struct Problem: Error, CustomStringConvertible, Equatable {
+            public let description: String
+        }
+
+        /// The plan, or the reason it cannot be played at its rate.
+        public func validated() throws(Problem) -> Plan {
+            if let problem { throw Problem(description: problem) }
+            return self
+        }
+
         /// A sentence saying what is wrong, or nil.
         public var problem: String? {
             let nyquist = sampleRateHz / 2

@@ -48,7 +48,7 @@ public enum ChainRecorder {
 
     /// - Parameters:
     ///   - makeSignal: builds the stimulus once the server's sample rate is
-    ///     known; throws (a `JackError.invalidSetting`) when the plan does not fit it.
+    ///     known; throws (`MeasurementSignal.Plan.Problem`) when the plan does not fit it.
     ///   - opened: called after activation and connection (client name, ports).
     public static func record(_ settings: Settings,
                               makeSignal: (_ sampleRateHz: Double) throws -> MeasurementSignal,
