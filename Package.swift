@@ -53,8 +53,8 @@ let package = Package(
             ]),
 
         // Unit tests, one target per module; none needs a JACK server.
-        .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneAudioFile", "ToneTestSupport"]),
-        .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP"]),
+        .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneTestSupport"]),
+        .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore"]),
         .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack", "CJack"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),

@@ -1,4 +1,3 @@
-@_exported import ToneTestSupport
 // modem-bench: ToneNode's modem against ggwave on the same seeded channels, one table in one run.
 //
 //   swift run -c release --package-path Benchmarks modem-bench [--trials N] [--false-minutes M] [--no-ggwave]
