@@ -4,6 +4,7 @@
 //       [--profiles ultrasonic,audible] [--no-extras]   (extras: other rates and the false-message runs)
 import Foundation
 import ToneDSP
+import ToneTestSupport
 
 func progress(_ message: String) {
     FileHandle.standardError.write(Data("… \(message)\n".utf8))
