@@ -54,14 +54,37 @@ public final class LiveCommand {
             self.input = pipe
             process.standardInput = pipe
         }
-        try process.run()
+        try Self.withSignalsUnblocked { try process.run() }
+    }
+
+    /// Runs `body` (which spawns a child) with signals unblocked in this
+    /// thread: a child inherits the signal mask of the thread that spawns it,
+    /// and the tests run on thread-pool threads that block nearly every
+    /// signal. A child started from one ignored SIGTERM and SIGINT (`sleep`
+    /// never ended; jack_thru "did not always exit on SIGTERM"; a node
+    /// stopped only because some thread of its own happened to accept the
+    /// signal). Started like this, it sees signals as when started from a
+    /// shell. Left blocked: SIGPIPE, and any signal already pending (this
+    /// thread must not take one meant for the test run's own handling).
+    private static func withSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
+        var pending = sigset_t()
+        sigpending(&pending)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in 1..<Int32(65) where signal != SIGPIPE && sigismember(&pending, signal) == 0 {
+            sigaddset(&unblock, signal)
+        }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &unblock, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
     }
 
     /// One of jackd2's example clients (`jack_thru`, `jack_midiseq`, …) on
     /// `server`. They are given the server in $JACK_DEFAULT_SERVER, never with
     /// `-s`: jack_lsp 1.9.21 copies the `-s` argument into a buffer one byte
-    /// short, and with some name lengths glibc aborts it. jack_thru, for one,
-    /// does not always exit on SIGTERM: SIGKILL after 1 s.
+    /// short, and with some name lengths glibc aborts it. Stopped with a short
+    /// grace (1 s): nothing of theirs needs a clean exit.
     public static func jackTool(_ executable: String, _ arguments: [String] = [], server: String) throws -> LiveCommand {
         try LiveCommand(arguments, executable: executable, environment: ["JACK_DEFAULT_SERVER": server],
                         stopGraceSeconds: 1)
