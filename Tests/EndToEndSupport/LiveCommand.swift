@@ -51,6 +51,12 @@ public final class LiveCommand {
             process.standardInput = FileHandle.nullDevice
         case .pipe:
             let pipe = Pipe()
+            // Close-on-exec, both ends: no other child (of this test or one
+            // running beside it) may hold the write end, or `closeInput` would
+            // never bring end of file. (The child's stdin is a dup2 copy.)
+            for end in [pipe.fileHandleForReading, pipe.fileHandleForWriting] {
+                _ = fcntl(end.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            }
             self.input = pipe
             process.standardInput = pipe
         }
