@@ -53,18 +53,22 @@ let package = Package(
             ]),
 
         // Unit tests, one target per module; none needs a JACK server.
-        .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneAudioFile", "ToneTestSupport"]),
+        .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneTestSupport"]),
         .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP"]),
         .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
         .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore"]),
+        // What the end-to-end tests share: the one process runner (LiveCommand,
+        // runCommand), the one configurable JACK test peer (JackPeer and its
+        // behaviours), private servers. Test code may import CJack; the
+        // product's only importer of CJack is ToneJack.
+        .target(name: "EndToEndSupport", dependencies: ["CJack", "ToneJack"], path: "Tests/EndToEndSupport"),
         // End to end: the tonenode binary and the node against real jackd servers.
         .testTarget(
             name: "EndToEndTests",
-            // CJack only for the tiny test peers that feed NaN/Inf and watch
-            // our output; the product's only importer of CJack is ToneJack.
-            dependencies: ["CJack", "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "ToneOSC",
+            // tonenode: not imported; listed so the binary the tests run is built first.
+            dependencies: ["EndToEndSupport", "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "ToneOSC",
                            "ToneTestSupport", "tonenode"]),
     ]
 )

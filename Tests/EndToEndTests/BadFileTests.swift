@@ -1,6 +1,8 @@
+import EndToEndSupport
 import Foundation
 import Testing
 import ToneAudioFile
+import ToneTestSupport
 
 /// `tonenode analyze` on files that are broken in the ways files break.
 @Suite("analyze on broken files")

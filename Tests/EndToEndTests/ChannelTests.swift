@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Testing
 import ToneCore
@@ -11,7 +12,7 @@ extension JackServerTests {
         func stereo() throws {
             let server = try startServer()
             defer { server.stop() }
-            let simple = try BackgroundProcess("/usr/bin/jack_simple_client", [], server: server.name)
+            let simple = try LiveCommand.jackTool("/usr/bin/jack_simple_client", server: server.name)
             defer { _ = simple }
             try waitForPort("jack_simple_client:output1", server: server.name)
             // The first --connect-out goes from out_1: here into in_2.

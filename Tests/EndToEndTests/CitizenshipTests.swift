@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ extension JackServerTests {
         func prettyNamesComeAndGo() throws {
             let server = try startServer()
             defer { server.stop() }
-            let node = try StreamingCommand(["run", "-s", server.name, "-n", "citizen", "--hop", "4096"])
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "citizen", "--hop", "4096"], input: .pipe)
             try waitForPort("citizen:out", server: server.name)
             var names: [String] = []
             let deadline = Date().addingTimeInterval(5)
@@ -39,7 +40,7 @@ extension JackServerTests {
         func workerIsNiced() throws {
             let server = try startServer()
             defer { server.stop() }
-            let node = try StreamingCommand(["run", "-s", server.name, "-n", "nicety", "--hop", "4096"])
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "nicety", "--hop", "4096"], input: .pipe)
             defer { node.stop() }
             try waitForPort("nicety:out", server: server.name)
             // Every thread's nice value (field 19 of /proc/PID/task/TID/stat, after the command in parentheses).

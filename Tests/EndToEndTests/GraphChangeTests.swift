@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Testing
 import ToneCore
@@ -39,7 +40,7 @@ extension JackServerTests {
             let environment = ["JACK_DEFAULT_SERVER": server.name]
             for round in 0..<10 {
                 do {
-                    let visitor = try BackgroundProcess("/usr/bin/jack_thru", [], server: server.name)
+                    let visitor = try LiveCommand.jackTool("/usr/bin/jack_thru", server: server.name)
                     defer { _ = visitor }
                     try waitForPort("jack_thru:output_1", server: server.name)
                     for (tool, ports) in [("jack_connect", ["jack_thru:output_1", "steady:in"]),

@@ -1,33 +1,22 @@
+import EndToEndSupport
 import Foundation
 import Testing
+import ToneTestSupport
 
 /// `jack_iodelay` (jackd2's round-trip latency tool) on `server`, its client
 /// `jack_delay` wired through `wire`; returns the last latency it printed, in
 /// frames, once it has printed a few in a row. Stopped by PID.
 func iodelayLatency(server: String, wire: (_ out: String, _ in: String) throws -> Void) throws -> Double? {
-    let outFile = NSTemporaryDirectory() + "tn-iodelay-\(UUID().uuidString)"
-    _ = FileManager.default.createFile(atPath: outFile, contents: nil)
-    defer { try? FileManager.default.removeItem(atPath: outFile) }
-    let process = Process()
     // Line-buffered, or its printf output sits in a buffer until it exits.
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-    process.arguments = ["-oL", "/usr/bin/jack_iodelay"]
-    var environment = ProcessInfo.processInfo.environment
-    environment["JACK_DEFAULT_SERVER"] = server
-    process.environment = environment
-    process.standardOutput = FileHandle(forWritingAtPath: outFile)
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    defer { process.terminateByPID(graceSeconds: 1) }
+    let iodelay = try LiveCommand.jackTool("/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_iodelay"], server: server)
+    defer { iodelay.stop() }
     try waitForPort("jack_delay:in", server: server)
     try wire("jack_delay:out", "jack_delay:in")
     let deadline = Date().addingTimeInterval(15)
     while Date() < deadline {
         usleep(200_000)
-        let text = (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? ""
         // "   256.000 frames      5.333 ms total roundtrip latency"
-        let values = text.split(separator: "\n").filter { $0.contains("total roundtrip latency") }
+        let values = iodelay.stdout.split(separator: "\n").filter { $0.contains("total roundtrip latency") }
             .compactMap { Double($0.split(separator: " ").first ?? "") }
         if values.count >= 4 { return values.last }
     }
@@ -74,9 +63,9 @@ extension JackServerTests {
               arguments: Loop.allCases, [128, 1024])
         func latencyAgreesWithIodelay(loop: Loop, periodFrames: Int) throws {
             let server = try startServer(periodFrames: periodFrames)
-            var thru: BackgroundProcess?
+            var thru: LiveCommand?
             if loop == .thru {
-                thru = try BackgroundProcess("/usr/bin/jack_thru", [], server: server.name)
+                thru = try LiveCommand.jackTool("/usr/bin/jack_thru", server: server.name)
                 try waitForPort("jack_thru:output_1", server: server.name)
             }
             let reference = try iodelayLatency(server: server.name) { out, input in
@@ -120,7 +109,9 @@ extension JackServerTests {
               arguments: [256, 1024])
         func fractionalLatencyAgreesWithIodelay(periodFrames: Int) throws {
             let server = try startServer(periodFrames: periodFrames)
-            let peer = try FractionalDelayPeer(name: "fracdelay", server: server.name, fraction: 0.37, gain: 0.5)
+            let delay = FractionalDelay(fraction: 0.37, gain: 0.5)
+            let peer = try JackPeer(name: "fracdelay", server: server.name, audioIn: ["in"], audioOut: ["out"],
+                                    process: delay.process)
             let reference = try iodelayLatency(server: server.name) { out, input in
                 try jackConnect(out, "fracdelay:in", server: server.name)
                 try jackConnect("fracdelay:out", input, server: server.name)
@@ -130,12 +121,13 @@ extension JackServerTests {
             let summary = try #require(try measureChain(server: server.name,
                                                         ["--connect-out", "fracdelay:in", "--connect-in", "fracdelay:out"]))
             let latency = try #require(summary["latency_frames"] as? Double)
-            let expected = Double(periodFrames) + peer.delayFrames
+            let expected = Double(periodFrames) + delay.delayFrames
             report(String(format: "through a %.2f-frame sinc delay, %d frames/period: jack_iodelay %.3f, tonenode measure %.4f frames, expected %.2f (xruns %d)",
-                          peer.delayFrames, periodFrames, iodelay, latency, expected, summary["xruns"] as? Int ?? -1))
+                          delay.delayFrames, periodFrames, iodelay, latency, expected, summary["xruns"] as? Int ?? -1))
             #expect(abs(latency - iodelay) <= 0.01, "measure \(latency) vs jack_iodelay \(iodelay)")
             #expect(abs(latency - expected) <= 0.01, "measure \(latency) vs the peer's delay \(expected)")
             #expect(abs((summary["gain_db"] as? Double ?? 99) - 20 * log10(0.5)) < 0.01)
+            withExtendedLifetime(peer) {}
         }
 
         @Test("through a low-pass, distorting JACK client: response, gain and THD+N as computed")
@@ -143,8 +135,9 @@ extension JackServerTests {
             let server = try startServer(periodFrames: 256)
             let a = 0.7, c = 2.0
             // halfLength 1: with no fraction the sinc is a single tap; keeps the client's cycle cheap.
-            let peer = try FractionalDelayPeer(name: "colour", server: server.name, fraction: 0, gain: 1,
-                                               halfLength: 1, lowPassA: a, cubic: c)
+            let colour = FractionalDelay(fraction: 0, gain: 1, halfLength: 1, lowPassA: a, cubic: c)
+            let peer = try JackPeer(name: "colour", server: server.name, audioIn: ["in"], audioOut: ["out"],
+                                    process: colour.process)
             let plotPath = NSTemporaryDirectory() + "tn-measure-lowpass-\(getpid()).svg"
             let summary = try #require(try measureChain(server: server.name, [
                 "--connect-out", "colour:in", "--connect-in", "colour:out", "--level", "-20", "--plot", plotPath]))

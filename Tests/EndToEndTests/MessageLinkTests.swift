@@ -1,5 +1,7 @@
+import EndToEndSupport
 import Foundation
 import Testing
+import ToneTestSupport
 
 extension JackServerTests {
     /// `tonenode send` and `receive` (and `run --send/--receive`) through a
@@ -106,7 +108,7 @@ extension JackServerTests {
             let node = try LiveCommand(["run", "-s", server.name, "-n", "loop", "--send", "to myself", "--receive",
                                         "--connect-out", "loop:in", "--json", "--freq", "440"])
             #expect(node.waitUntil(timeoutSeconds: 15) { !Self.messages($0).isEmpty }, "stderr: \(node.stderr)")
-            node.process.interrupt()
+            node.signal(SIGINT)
             #expect(node.exitStatus(timeoutSeconds: 5)?.status == 0)
             let objects = Self.messages(node)
             #expect(objects.count == 1)
@@ -118,19 +120,30 @@ extension JackServerTests {
             #expect(node.stderr.contains("sent 9 bytes, profile ultrasonic"))
         }
 
+        /// Sends `text` into a relay client (`relay.in` → `relay.out`: jack_thru,
+        /// a test peer) and expects it, exactly, from a `receive --count 1`
+        /// listening on `relay.out` as client `rx`.
+        static func expectRelayed(_ text: String, server: String, relay: (in: String, out: String), profile: String,
+                                  receiveArguments: [String] = [], timeoutSeconds: Double,
+                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let receiver = try LiveCommand(["receive", "-s", server, "-n", "rx", "--json", "--count", "1"]
+                                           + receiveArguments + ["--connect-in", relay.out])
+            try waitForPort("rx:in", server: server, sourceLocation: sourceLocation)
+            let sent = try Self.send(server, [text, "--profile", profile], to: relay.in)
+            #expect(sent.status == 0, "stderr: \(sent.stderr)", sourceLocation: sourceLocation)
+            #expect(receiver.exitStatus(timeoutSeconds: timeoutSeconds)?.status == 0, "receive: \(receiver.stderr)",
+                    sourceLocation: sourceLocation)
+            #expect(Self.messages(receiver).first?["text"] as? String == text, sourceLocation: sourceLocation)
+        }
+
         @Test("send → jack_thru → receive")
         func throughJackThru() throws {
             let server = try startServer(periodFrames: 128)
             defer { server.stop() }
-            let thru = try BackgroundProcess("/usr/bin/jack_thru", [], server: server.name)
+            let thru = try LiveCommand.jackTool("/usr/bin/jack_thru", server: server.name)
             try waitForPort("jack_thru:output_1", server: server.name)
-            let receiver = try LiveCommand(["receive", "-s", server.name, "-n", "rx", "--json", "--count", "1",
-                                            "--connect-in", "jack_thru:output_1"])
-            try waitForPort("rx:in", server: server.name)
-            let sent = try Self.send(server.name, ["via jack_thru", "--profile", "audible"], to: "jack_thru:input_1")
-            #expect(sent.status == 0, "stderr: \(sent.stderr)")
-            #expect(receiver.exitStatus(timeoutSeconds: 10)?.status == 0, "receive: \(receiver.stderr)")
-            #expect(Self.messages(receiver).first?["text"] as? String == "via jack_thru")
+            try Self.expectRelayed("via jack_thru", server: server.name, relay: ("jack_thru:input_1", "jack_thru:output_1"),
+                                   profile: "audible", timeoutSeconds: 10)
             withExtendedLifetime(thru) {}
         }
 
@@ -138,17 +151,14 @@ extension JackServerTests {
         func throughEchoes() throws {
             let server = try startServer(periodFrames: 256)
             defer { server.stop() }
-            let room = try FractionalDelayPeer(name: "room", server: server.name, fraction: 0, halfLength: 1,
-                                               echoes: ModemChannel.echoes(sampleRateHz: 48_000))
-            let receiver = try LiveCommand(["receive", "-s", server.name, "-n", "rx", "--json", "--count", "1",
-                                            "--profile", "ultrasonic-fast", "--connect-in", "room:out"])
-            try waitForPort("rx:in", server: server.name)
-            let sent = try Self.send(server.name, ["in a live room", "--profile", "ultrasonic-fast"], to: "room:in")
-            #expect(sent.status == 0, "stderr: \(sent.stderr)")
+            let room = FractionalDelay(fraction: 0, halfLength: 1, echoes: ModemChannel.echoes(sampleRateHz: 48_000))
+            let peer = try JackPeer(name: "room", server: server.name, audioIn: ["in"], audioOut: ["out"],
+                                    process: room.process)
             // Generous: the equalizer is slow in sanitizer builds.
-            #expect(receiver.exitStatus(timeoutSeconds: 30)?.status == 0, "receive: \(receiver.stderr)")
-            #expect(Self.messages(receiver).first?["text"] as? String == "in a live room")
-            withExtendedLifetime(room) {}
+            try Self.expectRelayed("in a live room", server: server.name, relay: ("room:in", "room:out"),
+                                   profile: "ultrasonic-fast", receiveArguments: ["--profile", "ultrasonic-fast"],
+                                   timeoutSeconds: 30)
+            withExtendedLifetime(peer) {}
         }
 
         @Test("receive outlives a server restart (now at 44.1 kHz) and hears the next message; times go on")

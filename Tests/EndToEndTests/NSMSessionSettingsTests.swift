@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import EndToEndSupport
 import Testing
 import ToneCore
 import ToneDSP
@@ -65,7 +66,7 @@ extension JackServerTests {
             let saved = try #require(try SessionSettings.load(sessionPath: sessionPath))
             #expect(saved.mode == .pitch && saved.pitchLowHz == 100 && saved.pitchHighHz == 1500)
             #expect(saved.bendRangeSemitones == 7 && saved.a4Hz == 442)
-            live!.process.terminate()
+            live!.signal(SIGTERM)
             #expect(live!.exitStatus(timeoutSeconds: 5)?.status == 0)
             live = nil
             try waitForPort("\(clientID):out", server: server.name, toExist: false)

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Synchronization
 import Testing
@@ -74,7 +75,7 @@ struct NSMStartTests {
         let live = try LiveCommand(["run", "-s", "no-such-server"], environment: ["NSM_URL": peer.url])
         #expect(peer.next("/nsm/server/announce") != nil)
         let sent = Date()
-        live.process.terminate()
+        live.signal(SIGTERM)
         let ended = live.exitStatus(timeoutSeconds: 3)
         #expect(ended?.status == 0 && ended?.reason == .exit, "stderr: \(live.stderr)")
         #expect(Date().timeIntervalSince(sent) < 2)
@@ -145,19 +146,18 @@ extension JackServerTests {
             let arguments = ["run", "-s", server.name, "--json", "--hop", "2048", "--connect-out", "\(clientID):in"]
 
             let peer = try NSMServerPeer()
-            let input = Pipe()
-            var live: LiveCommand? = try LiveCommand(arguments, environment: ["NSM_URL": peer.url], input: input)
+            var live: LiveCommand? = try LiveCommand(arguments, environment: ["NSM_URL": peer.url], input: .pipe)
             let announce = try #require(try peer.openSession(path: sessionPath, clientID: clientID))
             #expect(announce.arguments.count == 6)
             #expect(announce.arguments.prefix(5) == [.string("ToneNode"), .string(":dirty:"), .string("tonenode"), .int(1), .int(2)])
-            #expect(announce.arguments.last == .int(live!.process.processIdentifier))
+            #expect(announce.arguments.last == .int(live!.processIdentifier))
             let opened = try #require(peer.next("/reply"))
             #expect(opened.arguments == [.string("/nsm/client/open"), .string("OK")])
             try waitForPort("\(clientID):out", server: server.name)
             #expect(reads(live!, 1000), "stderr: \(live!.stderr)")
 
             let mark = lastReportTime(live!)
-            input.fileHandleForWriting.write(Data("freq 523.25\nlevel -9\n".utf8))
+            live!.send("freq 523.25\nlevel -9")
             #expect(reads(live!, 523.25, dbfs: -9, after: mark), "stderr: \(live!.stderr)")
             #expect(peer.next("/nsm/client/is_dirty") != nil)
 
@@ -169,7 +169,7 @@ extension JackServerTests {
             #expect(!FileManager.default.fileExists(atPath: directory + "/ToneNode.nTEST.json.tmp"))
 
             // Quit (SIGTERM, as the session manager does) and start again in the same session.
-            live!.process.terminate()
+            live!.signal(SIGTERM)
             #expect(live!.exitStatus(timeoutSeconds: 5)?.status == 0)
             live = nil
             try waitForPort("\(clientID):out", server: server.name, toExist: false)

@@ -1,9 +1,11 @@
+import EndToEndSupport
 import Foundation
 import Testing
-import ToneDSP
 import ToneCore
+import ToneDSP
 import ToneEngine
 import ToneJack
+import ToneTestSupport
 
 /// Collects readings from a node's reports whose window starts after
 /// `afterFrames`, until `count` arrive or `timeoutSeconds` pass.
@@ -71,7 +73,7 @@ extension JackServerTests {
         func throughJackThru() async throws {
             let server = try startServer()
             defer { server.stop() }
-            let thru = try BackgroundProcess("/usr/bin/jack_thru", [], server: server.name)
+            let thru = try LiveCommand.jackTool("/usr/bin/jack_thru", server: server.name)
             defer { _ = thru }
             try waitForPort("jack_thru:input_1", server: server.name)
 
@@ -100,7 +102,7 @@ extension JackServerTests {
         func simpleClient() async throws {
             let server = try startServer()
             defer { server.stop() }
-            let simple = try BackgroundProcess("/usr/bin/jack_simple_client", [], server: server.name)
+            let simple = try LiveCommand.jackTool("/usr/bin/jack_simple_client", server: server.name)
             defer { _ = simple }
             try waitForPort("jack_simple_client:output1", server: server.name)
             var settings = nodeSettings(server, client: "ear")

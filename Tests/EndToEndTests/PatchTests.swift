@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Testing
 
@@ -107,7 +108,8 @@ extension JackServerTests {
             let node = try liveNode("tonenode", server: server.name)
             let dut = try liveNode("dut", server: server.name)
             let other = try liveNode("other", server: server.name)
-            let seq = try BackgroundProcess("/usr/bin/jack_midiseq", ["seq", "48000", "0", "69", "24000"], server: server.name)
+            let seq = try LiveCommand.jackTool("/usr/bin/jack_midiseq", ["seq", "48000", "0", "69", "24000"],
+                                               server: server.name)
             try waitForPort("seq:out", server: server.name)
             let env = ["JACK_DEFAULT_SERVER": server.name]
             for (a, b) in [("other:out", "tonenode:in"), ("other:out", "dut:in"), ("tonenode:out", "other:in")] {

@@ -1,10 +1,11 @@
-import CJack
+import EndToEndSupport
 import Foundation
 import Testing
-import ToneDSP
 import ToneCore
+import ToneDSP
 import ToneEngine
 import ToneJack
+import ToneTestSupport
 
 /// Sends one OSC message with liblo's `oscsend` (arguments as oscsend takes them: types, then values).
 func oscsend(port: Int, _ path: String, _ types: String = "", _ values: String...) throws {
@@ -98,7 +99,7 @@ extension JackServerTests {
             #expect(errors.contains { $0.contains("/tonenode/freq 30000") && $0.contains("Nyquist") })
             #expect(errors.contains { $0.contains("unknown path") })
             #expect(errors.contains { $0.contains("malformed OSC packet") })
-            #expect(live.process.isRunning)
+            #expect(live.isRunning)
         }
 
         @Test("OSC beep: a muted node plays the beep, then is silent again")
@@ -125,8 +126,8 @@ extension JackServerTests {
         func stdinBeep() throws {
             let server = try startServer()
             defer { server.stop() }
-            let node = try StreamingCommand(["run", "-s", server.name, "-n", "scripted", "--json", "--hop", "1024",
-                                             "--connect-out", "scripted:in", "--mute", "--level", "-9"])
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "scripted", "--json", "--hop", "1024",
+                                        "--connect-out", "scripted:in", "--mute", "--level", "-9"], input: .pipe)
             defer { node.stop() }
             func beepReadings(after index: Int) -> Int {
                 node.lines(from: index).compactMap(parseReport).filter {
@@ -195,8 +196,8 @@ extension JackServerTests {
             let server = try startServer()
             defer { server.stop() }
             // A 1 s loop: A4 for 0.5 s, A5 for 0.25 s, then 0.25 s of nothing.
-            let seq = try BackgroundProcess("/usr/bin/jack_midiseq", ["seq", "48000", "0", "69", "24000", "24000", "81", "12000"],
-                                            server: server.name)
+            let seq = try LiveCommand.jackTool("/usr/bin/jack_midiseq",
+                                               ["seq", "48000", "0", "69", "24000", "24000", "81", "12000"], server: server.name)
             defer { _ = seq }
             try waitForPort("seq:out", server: server.name)
             let live = try LiveCommand(["run", "-s", server.name, "-n", "synth", "--json", "--hop", "1024",
@@ -215,21 +216,22 @@ extension JackServerTests {
         func pitchBend() throws {
             let server = try startServer()
             defer { server.stop() }
-            let peer = try MIDIPeer(name: "bender", server: server.name)
-            defer { _ = peer }
+            let midi = MIDISender()
+            let peer = try JackPeer(name: "bender", server: server.name, midiOut: ["out"], process: midi.process)
+            defer { withExtendedLifetime(peer) {} }
             let live = try LiveCommand(["run", "-s", server.name, "-n", "bent", "--json", "--hop", "2048", "--mute",
                                         "--connect-out", "bent:in", "--connect-midi", "bender:out"])
             #expect(live.waitUntil(timeoutSeconds: 10) { $0.reports.count >= 2 }, "stderr: \(live.stderr)")
-            peer.send(0x90, 69, 127)
+            midi.send(0x90, 69, 127)
             #expect(reads(live, 440, dbfs: -18), "stderr: \(live.stderr)")
             for (lsb, msb, semitones) in [(UInt8(0x7F), UInt8(0x7F), 2.0 * 8191 / 8192), (0, 0, -2), (0, 0x40, 0)] {
                 let mark = lastReportTime(live)
-                peer.send(0xE0, lsb, msb)
+                midi.send(0xE0, lsb, msb)
                 let hz = 440 * pow(2, semitones / 12)
                 #expect(reads(live, hz, dbfs: -18, after: mark), "bend to \(semitones) semitones: \(hz) Hz")
             }
             let mark = lastReportTime(live)
-            peer.send(0x80, 69, 0)
+            midi.send(0x80, 69, 0)
             #expect(live.waitUntil(timeoutSeconds: 10) { readings($0).filter { $0.time > mark + 0.2 && $0.hz == nil }.count >= 2 })
         }
 
@@ -238,7 +240,7 @@ extension JackServerTests {
             let name = "tn-test-playrestart-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             var server = try startServer(name: name)
             defer { server.stop() }
-            var seq: BackgroundProcess? = try BackgroundProcess(
+            var seq: LiveCommand? = try LiveCommand.jackTool(
                 "/usr/bin/jack_midiseq", ["seq", "48000", "0", "69", "36000"], server: name)
             try waitForPort("seq:out", server: name)
             let port = freeUDPPort()
@@ -259,7 +261,7 @@ extension JackServerTests {
             server = try startServer(name: name)
             #expect(live.waitUntil(timeoutSeconds: 15) { $0.stderr.contains("reconnected:") }, "stderr: \(live.stderr)")
             // The sequencer comes back after the node: the pending connection is made then.
-            seq = try BackgroundProcess("/usr/bin/jack_midiseq", ["seq", "48000", "0", "69", "36000"], server: name)
+            seq = try LiveCommand.jackTool("/usr/bin/jack_midiseq", ["seq", "48000", "0", "69", "36000"], server: name)
             #expect(live.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("restored: seq:out → midi_in") },
                     "stderr: \(live.stderr)")
             #expect(try connectionsOnServer(name)["phoenix:midi_in"] == ["seq:out"])

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Testing
 import ToneCore
@@ -35,7 +36,7 @@ extension JackServerTests {
             server.stop()
             #expect(live.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("waiting for it to come back") },
                     "stderr: \(live.stderr)")
-            #expect(live.process.isRunning)
+            #expect(live.isRunning)
             server = try startServer(periodFrames: 512, sampleRateHz: 44100, name: name)
 
             #expect(live.waitUntil(timeoutSeconds: 15) { Self.exactReports($0, after: before, frequencyHz: 997).count >= 3 },
@@ -46,7 +47,7 @@ extension JackServerTests {
             let connections = try connectionsOnServer(name)
             #expect(connections["phoenix:out"] == ["phoenix:in", "system:playback_1"], "connections: \(connections)")
 
-            kill(live.process.processIdentifier, SIGINT)
+            live.signal(SIGINT)
             let exit = try #require(live.exitStatus(timeoutSeconds: 5))
             #expect(exit.status == 0 && exit.reason == .exit)
         }
@@ -70,7 +71,7 @@ extension JackServerTests {
             #expect(live.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("client 'patient'") })
             server.stop()
             #expect(live.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("waiting for it to come back") })
-            kill(live.process.processIdentifier, SIGTERM)
+            live.signal(SIGTERM)
             let exit = try #require(live.exitStatus(timeoutSeconds: 5))
             #expect(exit.status == 0 && exit.reason == .exit)
         }
@@ -83,7 +84,7 @@ extension JackServerTests {
             for delayMs in [0, 5, 20, 60, 150, 300] {
                 let live = try LiveCommand(["run", "-s", server.name, "-n", "jumpy", "--mute"])
                 usleep(useconds_t(delayMs * 1000))
-                kill(live.process.processIdentifier, signal)
+                live.signal(signal)
                 let exit = try #require(live.exitStatus(timeoutSeconds: 5), "hung after a signal \(delayMs) ms in")
                 // Before the handlers are installed (the first milliseconds) the
                 // signal's default action ends the process; after, it is a clean stop.

@@ -1,9 +1,11 @@
+import EndToEndSupport
 import Foundation
 import Synchronization
 import Testing
 import ToneCore
 import ToneEngine
 import ToneJack
+import ToneTestSupport
 
 extension JackServerTests {
     /// A long run of `tonenode run` on a dummy server in freewheel mode
@@ -21,8 +23,8 @@ extension JackServerTests {
             let rate = 48_000, period = 4096
             let server = try startServer(periodFrames: period, sampleRateHz: rate)
             defer { server.stop() }
-            let node = try StreamingCommand(["run", "-s", server.name, "-n", "soak", "--json", "--fft-size", "8192",
-                                             "--hop", "8192", "--connect-out", "soak:in"])
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "soak", "--json", "--fft-size", "8192",
+                                        "--hop", "8192", "--connect-out", "soak:in"], input: .pipe)
             defer { node.stop() }
             let environment = ["JACK_DEFAULT_SERVER": server.name]
             // Freewheel once the node runs (a client activated during freewheel waits for it to end).
@@ -69,69 +71,5 @@ extension JackServerTests {
             #expect(lastFDs == warmFDs, "open file descriptors went from \(warmFDs ?? 0) to \(lastFDs)")
             #expect(!node.stderr.contains("error"), "stderr: \(node.stderr)")
         }
-    }
-}
-
-/// `tonenode` with a pipe on stdin (for control lines) and on stdout (read
-/// as it grows); stderr goes to a file. Stopped by PID.
-final class StreamingCommand {
-    private final class LineStore: Sendable {
-        let state = Mutex<(lines: [String], partial: String)>(([], ""))
-    }
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let lineStore = LineStore()
-    private let errFile = NSTemporaryDirectory() + "tn-stream-err-\(UUID().uuidString)"
-
-    init(_ arguments: [String]) throws {
-        process.executableURL = productsDirectory.appendingPathComponent("tonenode")
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        _ = FileManager.default.createFile(atPath: errFile, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errFile)
-        try process.run()
-        // A thread of its own doing blocking reads (readabilityHandler is not
-        // dependable on Linux); it ends at EOF, when the process has exited.
-        let reader = Thread { [lineStore, output] in
-            while true {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { return }
-                let text = String(decoding: data, as: UTF8.self)
-                lineStore.state.withLock { store in
-                    let parts = (store.partial + text).split(separator: "\n", omittingEmptySubsequences: false)
-                    store.lines += parts.dropLast().map(String.init)
-                    store.partial = String(parts.last ?? "")
-                }
-            }
-        }
-        reader.start()
-    }
-
-    deinit { stop() }
-
-    func stop() {
-        process.terminateByPID(graceSeconds: 2)
-        try? FileManager.default.removeItem(atPath: errFile)
-    }
-
-    var isRunning: Bool { process.isRunning }
-    var processIdentifier: Int32 { process.processIdentifier }
-    var lineCount: Int { lineStore.state.withLock { $0.lines.count } }
-    func lines(from index: Int) -> ArraySlice<String> { lineStore.state.withLock { $0.lines[min(index, $0.lines.count)...] } }
-    var stderr: String { (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? "" }
-
-    func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
-
-    /// VmRSS from /proc, in bytes.
-    var residentBytes: Int {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
-    }
-
-    var openFileDescriptors: Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? 0
     }
 }

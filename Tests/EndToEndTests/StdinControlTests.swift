@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Testing
 import ToneCore
@@ -11,8 +12,8 @@ extension JackServerTests {
         func stdinControl() throws {
             let server = try startServer()
             defer { server.stop() }
-            let node = try StreamingCommand(["run", "-s", server.name, "-n", "ctl", "--json", "--hop", "2048",
-                                             "--connect-out", "ctl:in"])
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "ctl", "--json", "--hop", "2048",
+                                        "--connect-out", "ctl:in"], input: .pipe)
             defer { node.stop() }
             func readsExactly(_ hz: Double, level: Double, after index: Int) -> Bool {
                 let deadline = Date().addingTimeInterval(10)

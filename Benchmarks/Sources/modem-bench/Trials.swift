@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneTestSupport
 
 /// One channel condition applied to many seeded transmissions.
 enum Condition {

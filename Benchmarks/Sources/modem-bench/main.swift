@@ -1,10 +1,10 @@
-@_exported import ToneTestSupport
 // modem-bench: ToneNode's modem against ggwave on the same seeded channels, one table in one run.
 //
 //   swift run -c release --package-path Benchmarks modem-bench [--trials N] [--false-minutes M] [--no-ggwave]
 //       [--profiles ultrasonic,audible] [--no-extras]   (extras: other rates and the false-message runs)
 import Foundation
 import ToneDSP
+import ToneTestSupport
 
 func progress(_ message: String) {
     FileHandle.standardError.write(Data("… \(message)\n".utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneTestSupport
 
 /// Offline stand-ins for the tools under test: each maps what `measure`
 /// plays to what it would record (a recording as long as the measurement's).

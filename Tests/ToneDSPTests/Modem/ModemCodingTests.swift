@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ToneDSP
+import ToneTestSupport
 
 @Suite("Modem coding: CRC-32, convolutional code, interleaver, frames")
 struct ModemCodingTests {

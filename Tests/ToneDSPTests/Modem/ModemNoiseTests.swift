@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 /// Seeded channel trials. Each test states a success rate over enough trials
 /// to mean something while staying a few seconds in a debug build; the full

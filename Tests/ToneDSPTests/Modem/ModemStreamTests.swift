@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 @Suite("Modem receiver as a stream")
 struct ModemStreamTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 /// Accuracy of `--mode pitch` on seeded plucked strings, a low sine and a
 /// missing fundamental (48 kHz, window 4096 and hop 512: the defaults of

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 /// `--mode pitch` says "no pitch" on silence and noise, and never reports a
 /// non-finite frequency.

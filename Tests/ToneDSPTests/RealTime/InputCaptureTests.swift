@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 /// Shares one capture between the test's threads.
 private final class SharedCapture: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 extension Oscillator {
     /// Renders `frames` samples and returns them.

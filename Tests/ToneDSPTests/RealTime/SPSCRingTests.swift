@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 /// A 12-byte element (stride not a power of two) that checks itself.
 private struct Record: BitwiseCopyable, Equatable {

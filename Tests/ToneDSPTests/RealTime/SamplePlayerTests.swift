@@ -1,5 +1,6 @@
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 @Suite struct SamplePlayerTests {
     @Test("queued samples are added to the output in order, across periods of any size, then silence")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 extension ToneShot {
     /// Renders the whole shot over silence.

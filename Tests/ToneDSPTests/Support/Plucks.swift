@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneTestSupport
 
 /// Seeded plucked-string signals with a known pitch, for the pitch tests.
 enum Pluck {

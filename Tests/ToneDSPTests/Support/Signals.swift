@@ -1,8 +1,6 @@
-// Seeded noise (SeededRandom, PinkNoise) and the modem channel models live in
-// ToneTestSupport, shared with the benchmarks.
-@_exported import ToneTestSupport
 import Foundation
 import ToneDSP
+import ToneTestSupport
 
 /// Shared settings of the estimator tests: 48 kHz, 4096-point windows.
 enum TestSignal {

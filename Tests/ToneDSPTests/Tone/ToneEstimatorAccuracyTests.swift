@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 @Suite("ToneEstimator accuracy on clean tones")
 struct ToneEstimatorAccuracyTests {

@@ -1,5 +1,6 @@
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 /// Audio a studio feeds a test node by mistake: DC, full-scale squares, clipping,
 /// denormals. The detector answers with the fundamental or "no tone", never NaN.

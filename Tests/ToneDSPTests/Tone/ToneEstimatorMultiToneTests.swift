@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 /// `maxTones` K > 1 (`--tones K`): the K strongest tones, each with its own
 /// frequency, level and SNR, fitted jointly.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneDSP
+import ToneTestSupport
 
 /// Seeded Monte Carlo of one real sine (random phase, small DC offset) in
 /// white Gaussian noise against the Cramér–Rao bound.

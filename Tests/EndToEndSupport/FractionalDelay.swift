@@ -1,21 +1,20 @@
-import CJack
 import Foundation
-import ToneCore
-import ToneEngine
-import ToneJack
 
-/// A tool under test for `measure`: a JACK client (`in` → `out`) that delays
-/// by a fractional number of frames with a Blackman-windowed sinc FIR, so a
-/// loop through it has a known, non-integer round trip; optionally followed
-/// by a one-pole low-pass `y = (1−a)·x + a·y₋₁` and a cubic `y + c·y³`, so
-/// its response and distortion are known too; or by sparse `echoes` of the
-/// filtered signal (a room, for the modem). Not part of the product.
-final class FractionalDelayPeer: @unchecked Sendable {
-    // @unchecked Sendable: everything is set up before activation; only the
-    // JACK thread touches `history` afterwards.
-    let client: OpaquePointer
-    private var inPort: OpaquePointer?
-    private var outPort: OpaquePointer?
+/// A `JackPeer` behaviour: a known tool under test for `measure` and the
+/// modem. Delays by a fractional number of frames with a Blackman-windowed
+/// sinc FIR, so a loop through it has a known, non-integer round trip;
+/// optionally followed by a one-pole low-pass `y = (1−a)·x + a·y₋₁` and a
+/// cubic `y + c·y³`, so its response and distortion are known too; or by
+/// sparse `echoes` of the filtered signal (a room, for the modem).
+///
+/// ```swift
+/// let delay = FractionalDelay(fraction: 0.37, gain: 0.5)
+/// let peer = try JackPeer(name: "fracdelay", server: server.name, audioIn: ["in"], audioOut: ["out"],
+///                         process: delay.process)
+/// ```
+public final class FractionalDelay: @unchecked Sendable {
+    // @unchecked Sendable: everything is set up before the peer activates;
+    // afterwards only the JACK thread touches the state (one peer per instance).
     private let taps: UnsafeMutablePointer<Float>
     private let tapCount: Int
     /// The last `tapCount` inputs, newest first after `position`, twice over
@@ -28,20 +27,15 @@ final class FractionalDelayPeer: @unchecked Sendable {
     private let echoCount: Int
     private let echoDelays: UnsafeMutablePointer<Int>
     private let echoGains: UnsafeMutablePointer<Float>
-    /// The filtered signal, for the echoes (a ring, `echoRing.count` a power of two).
+    /// The filtered signal, for the echoes (a ring, its size a power of two).
     private let echoRing: UnsafeMutablePointer<Float>
     private let echoMask: Int
     private var echoPosition = 0
     /// The delay the filter applies: `halfLength + fraction` frames.
-    let delayFrames: Double
+    public let delayFrames: Double
 
-    init(name: String, server: String, fraction: Double, gain: Double = 1, halfLength: Int = 64,
-         lowPassA: Double = 0, cubic: Double = 0, echoes: [(delayFrames: Int, gain: Float)] = []) throws {
-        var status = jack_status_t(rawValue: 0)
-        guard let client = tn_client_open(name, JackNoStartServer, &status, server) else {
-            throw JackError.serverUnreachable(server: server)
-        }
-        self.client = client
+    public init(fraction: Double, gain: Double = 1, halfLength: Int = 64, lowPassA: Double = 0, cubic: Double = 0,
+                echoes: [(delayFrames: Int, gain: Float)] = []) {
         self.lowPassA = Float(lowPassA)
         self.cubic = Float(cubic)
         tapCount = 2 * halfLength + 1
@@ -69,19 +63,9 @@ final class FractionalDelayPeer: @unchecked Sendable {
         echoRing = .allocate(capacity: ringSize)
         echoRing.initialize(repeating: 0, count: ringSize)
         echoMask = ringSize - 1
-        inPort = jack_port_register(client, "in", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)
-        outPort = jack_port_register(client, "out", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsOutput.rawValue), 0)
-        jack_set_process_callback(client, { frames, context in
-            guard let context else { return 0 }
-            Unmanaged<FractionalDelayPeer>.fromOpaque(context).takeUnretainedValue().process(Int(frames))
-            return 0
-        }, Unmanaged.passUnretained(self).toOpaque())
-        guard jack_activate(client) == 0 else { throw JackError.activationFailed }
     }
 
     deinit {
-        jack_deactivate(client)
-        jack_client_close(client)
         taps.deallocate()
         history.deallocate()
         echoRing.deallocate()
@@ -89,12 +73,10 @@ final class FractionalDelayPeer: @unchecked Sendable {
         echoGains.deallocate()
     }
 
-    private func process(_ frames: Int) {
-        guard let inPort, let outPort,
-              let input = jack_port_get_buffer(inPort, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self),
-              let output = jack_port_get_buffer(outPort, jack_nframes_t(frames))?.assumingMemoryBound(to: Float.self)
-        else { return }
-        for n in 0..<frames {
+    /// Audio input 0 through the filter to audio output 0. JACK thread only.
+    public func process(_ cycle: JackPeer.Cycle) {
+        guard let input = cycle.audioIn(0), let output = cycle.audioOut(0) else { return }
+        for n in 0..<cycle.frames {
             // y[n] = Σ taps[j]·x[n − j]; history[position + j] holds x[n − j].
             position = position == 0 ? tapCount - 1 : position - 1
             history[position] = input[n]

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// The directory holding the built products (`tonenode`), next to the test bundle.
+public var productsDirectory: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+}
+
+/// A process run to completion.
+public struct CommandResult {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// Runs a `LiveCommand` to completion, stdin at end of file. A hang is a
+/// recorded failure (at the caller), not a stuck suite: after
+/// `timeoutSeconds` the process is stopped and its output so far returned.
+public func runCommand(_ arguments: [String], executable: String = "tonenode", environment: [String: String] = [:],
+                       timeoutSeconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+    let command = try LiveCommand(arguments, executable: executable, environment: environment)
+    var exit = command.exitStatus(timeoutSeconds: timeoutSeconds)
+    if exit == nil {
+        command.stop()
+        Issue.record("\(command.commandLine) did not finish within \(timeoutSeconds) s", sourceLocation: sourceLocation)
+        exit = command.exitStatus(timeoutSeconds: 0)
+    }
+    return CommandResult(status: exit?.status ?? -1, stdout: command.stdout, stderr: command.stderr)
+}
