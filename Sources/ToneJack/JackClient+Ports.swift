@@ -9,7 +9,12 @@ extension JackClient {
     /// Full names of the server's ports of one JACK port type, outputs or inputs.
     public func portNames(type: String, outputs: Bool) -> [String] {
         let flags = outputs ? JackPortIsOutput.rawValue : JackPortIsInput.rawValue
-        guard let list = jack_get_ports(handle, nil, type, UInt(flags)) else { return [] }
+        return Self.takeNames(jack_get_ports(handle, nil, type, UInt(flags)))
+    }
+
+    /// The strings of a NULL-terminated list libjack allocated, which is freed here.
+    static func takeNames(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
+        guard let list else { return [] }
         defer { jack_free(list) }
         var names: [String] = []
         var index = 0

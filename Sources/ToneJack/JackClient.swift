@@ -94,16 +94,8 @@ public final class JackClient {
     /// Full names of the ports connected to one of ours, by anyone (us,
     /// `jack_connect`, qjackctl). Main thread; not for the JACK thread.
     public func connections(ofPort fullName: String) -> [String] {
-        guard let port = jack_port_by_name(handle, fullName),
-              let list = jack_port_get_all_connections(handle, port) else { return [] }
-        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
-        var names: [String] = []
-        var index = 0
-        while let name = list[index] {
-            names.append(String(cString: name))
-            index += 1
-        }
-        return names
+        guard let port = jack_port_by_name(handle, fullName) else { return [] }
+        return Self.takeNames(jack_port_get_all_connections(handle, port))
     }
 
     public func activate() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import ToneDSP
 import ToneCore
+import ToneDSP
 import ToneEngine
 import ToneJack
 

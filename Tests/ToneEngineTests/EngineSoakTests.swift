@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ToneDSP
 import ToneCore
+import ToneDSP
 import ToneEngine
 import ToneJack
 

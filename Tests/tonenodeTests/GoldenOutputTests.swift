@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import tonenode
 import ToneDSP
+@testable import tonenode
 
 /// Every JSON (and message) line the formatters print for fixed inputs, byte
 /// for byte, as recorded from the formatters before they shared `JSONLine`.

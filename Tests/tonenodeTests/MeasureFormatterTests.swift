@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import tonenode
 import ToneDSP
+@testable import tonenode
 
 @Suite("measure's summary")
 struct MeasureFormatterTests {

@@ -1,7 +1,7 @@
-import ToneCore
-import ToneJack
 import Foundation
+import ToneCore
 import ToneDSP
+import ToneJack
 
 /// Plays a `MeasurementSignal` through a chain once and returns what came back.
 ///

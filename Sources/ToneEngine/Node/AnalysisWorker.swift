@@ -1,8 +1,8 @@
-import ToneCore
-import ToneJack
 import Foundation
 import Synchronization
+import ToneCore
 import ToneDSP
+import ToneJack
 
 /// The worker thread: drains the capture ring into the analyzer and publishes
 /// events. It sleeps in `ProcessBridge.wait`, which the process callback

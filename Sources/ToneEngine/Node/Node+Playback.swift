@@ -1,7 +1,7 @@
-import ToneCore
-import ToneJack
 import Foundation
+import ToneCore
 import ToneDSP
+import ToneJack
 
 extension Node {
     /// Plays pre-rendered samples on `out` (added to the tone, so mute the

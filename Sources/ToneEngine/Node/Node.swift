@@ -1,7 +1,7 @@
-import ToneCore
-import ToneJack
 import Foundation
+import ToneCore
 import ToneDSP
+import ToneJack
 
 /// A running ToneNode: one JACK client with ports `in` and `out`, the engine on
 /// the JACK thread, the analysis worker, and the event stream.

@@ -1,6 +1,6 @@
 import ToneCore
-import ToneJack
 import ToneDSP
+import ToneJack
 
 /// What the worker hands to the main thread.
 public enum NodeEvent: Sendable {

@@ -1,8 +1,8 @@
-import ToneCore
-import ToneJack
 import Foundation
 import Synchronization
+import ToneCore
 import ToneDSP
+import ToneJack
 
 /// Keeps a node running across JACK server restarts.
 ///

@@ -1,7 +1,7 @@
-import ToneCore
-import ToneJack
 import Synchronization
+import ToneCore
 import ToneDSP
+import ToneJack
 
 /// The real-time half of the node: what runs inside the JACK process callback.
 ///

@@ -1,5 +1,5 @@
-import ToneCore
 import Synchronization
+import ToneCore
 
 /// The real-time half of `tonenode measure`: plays a stimulus rendered in
 /// advance and records `in` from the same frame on.

@@ -1,8 +1,8 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import ToneAudioFile
-import ToneDSP
 import ToneCore
+import ToneDSP
 import ToneEngine
 import ToneJack
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ToneDSP
 import ToneCore
+import ToneDSP
 import ToneEngine
 import ToneJack
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import ToneDSP
 import ToneCore
+import ToneDSP
 import ToneEngine
 import ToneJack
 

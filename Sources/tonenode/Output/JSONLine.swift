@@ -70,22 +70,30 @@ struct JSONLine: CustomStringConvertible {
     /// U+2028/U+2029 (line breaks to JavaScript) as `\u` escapes; the rest,
     /// `/` and non-ASCII included, as it is.
     static func quoted(_ text: String) -> String {
-        var out = "\""
+        "\"" + oneLine(text, forJSON: true) + "\""
+    }
+
+    /// `text` kept on one line: line breaks, tabs and other control
+    /// characters as backslash escapes. `forJSON` also escapes the quote and
+    /// the backslash, and U+2028/U+2029; for people they stay as they are.
+    static func oneLine(_ text: String, forJSON: Bool) -> String {
+        var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
+            case "\"" where forJSON: out += "\\\""
+            case "\\" where forJSON: out += "\\\\"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                let lineBreakToJavaScript = forJSON && (scalar.value == 0x2028 || scalar.value == 0x2029)
+                if scalar.value < 0x20 || scalar.value == 0x7F || lineBreakToJavaScript {
                     out += String(format: "\\u%04x", scalar.value)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
             }
         }
-        return out + "\""
+        return out
     }
 }

@@ -13,7 +13,7 @@ enum MessageFormatter {
     private static func untagged(_ event: ModemEvent, timeOffsetSeconds: Double) -> String {
         switch event {
         case .message(let message):
-            let body = message.text.map(printable) ?? "base64:" + Data(message.bytes).base64EncodedString()
+            let body = message.text.map { JSONLine.oneLine($0, forJSON: false) } ?? "base64:" + Data(message.bytes).base64EncodedString()
             return String(format: "%10.3f s  %@  snr %5.1f dB  ", message.timeSeconds + timeOffsetSeconds, message.profile.rawValue,
                           message.snrDB) + body
         case .incomplete(let message):
@@ -45,24 +45,5 @@ enum MessageFormatter {
             line.add("message_id", Int(message.messageID))
         }
         return line.description
-    }
-
-    /// Control characters shown as escapes, so one message stays one line.
-    private static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 }

@@ -1,6 +1,6 @@
+import EndToEndSupport
 import Foundation
 import Synchronization
-import EndToEndSupport
 import Testing
 import ToneCore
 import ToneDSP

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import ToneTestSupport
 @testable import ToneDSP
+import ToneTestSupport
 
 @Suite("Channel equalizer")
 struct ChannelEqualizerTests {

@@ -27,10 +27,8 @@ extension FrameDemodulator {
         var sums = [Complex](repeating: Complex(0, 0), count: k)
         for subcarrier in 0..<k {
             for symbol in 1..<symbolCount {
-                let current = 2 * (symbol * k + subcarrier), previous = 2 * ((symbol - 1) * k + subcarrier)
-                let d = Complex(bins[current], bins[current + 1]) * Complex(bins[previous], -bins[previous + 1])
+                guard let d = differentialProduct(symbol: symbol, subcarrier: subcarrier) else { continue }
                 let magnitude = d.magnitude
-                guard magnitude > 0, magnitude.isFinite else { continue }
                 let raised = d.power(power)
                 let scale = 1 / pow(magnitude, Double(power - 1))
                 sums[subcarrier] = sums[subcarrier] + Complex(raised.re * scale, raised.im * scale)
@@ -67,5 +65,17 @@ extension FrameDemodulator {
                 bins[index + 1] = re * s + im * c
             }
         }
+    }
+
+    /// The product of a subcarrier's bin with the conjugate of its bin one
+    /// symbol earlier (its phase step), or nil when it carries no phase (zero
+    /// or non-finite). Both clock-offset readings are built from these.
+    func differentialProduct(symbol: Int, subcarrier: Int) -> Complex? {
+        let k = parameters.subcarrierCount
+        let current = 2 * (symbol * k + subcarrier), previous = 2 * ((symbol - 1) * k + subcarrier)
+        let d = Complex(bins[current], bins[current + 1]) * Complex(bins[previous], -bins[previous + 1])
+        let magnitude = d.magnitude
+        guard magnitude > 0, magnitude.isFinite else { return nil }
+        return d
     }
 }

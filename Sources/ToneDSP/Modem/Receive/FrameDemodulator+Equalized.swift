@@ -91,10 +91,8 @@ extension FrameDemodulator {
         var products = 0
         for symbol in 1..<symbolCount {
             for subcarrier in 0..<k {
-                let current = 2 * (symbol * k + subcarrier), previous = 2 * ((symbol - 1) * k + subcarrier)
-                let d = Complex(bins[current], bins[current + 1]) * Complex(bins[previous], -bins[previous + 1])
+                guard let d = differentialProduct(symbol: symbol, subcarrier: subcarrier) else { continue }
                 let magnitude = d.magnitude
-                guard magnitude > 0, magnitude.isFinite else { continue }
                 // Unit magnitude: strong subcarriers should not drown the others' phase.
                 let unit = Complex(d.re / magnitude, d.im / magnitude)
                 sum = sum + unit.power(4)

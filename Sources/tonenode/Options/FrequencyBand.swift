@@ -1,0 +1,18 @@
+import ArgumentParser
+import ToneCore
+import ToneDSP
+
+/// A frequency band written `LO:HI` in Hz.
+struct FrequencyBand: ExpressibleByArgument {
+    var lowHz: Double
+    var highHz: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]) else { return nil }
+        lowHz = low
+        highHz = high
+    }
+
+    static var defaultValueDescription: String { "20:Nyquist" }
+}
