@@ -29,9 +29,13 @@ func connectionSet(server: String) throws -> Set<String> {
     return result
 }
 
+/// The repository's `patches/`: the nearest folder above this file that has one.
 var patchesDirectory: String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("patches").path
+    var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("patches").path) {
+        folder.deleteLastPathComponent()
+    }
+    return folder.appendingPathComponent("patches").path
 }
 
 extension JackServerTests {
