@@ -48,14 +48,15 @@ public final class Node {
                             a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
                             channels: settings.channels)
         let shortNames = Self.audioPortNames(channels: settings.channels)
-        client.setPrettyName("ToneNode")
-        let inPorts = try shortNames.map {
-            try client.registerAudioPort($0.input, isInput: true, prettyName: "ToneNode analyser " + $0.prettyInput)
+        let inPorts = try shortNames.map { try client.registerAudioPort($0.input, isInput: true) }
+        let outPorts = try shortNames.map { try client.registerAudioPort($0.output, isInput: false) }
+        let midiPort = try client.registerMidiInputPort("midi_in")
+        if settings.usesMetadata {
+            // Bounded (1 s): a wedged metadata store costs a warning, not the node.
+            client.setPrettyNames(client: "ToneNode", ports: zip(shortNames, zip(inPorts, outPorts)).flatMap { names, ports in
+                [(ports.0, "ToneNode analyser " + names.prettyInput), (ports.1, "ToneNode tone " + names.prettyOutput)]
+            } + [(midiPort, "ToneNode MIDI input")])
         }
-        let outPorts = try shortNames.map {
-            try client.registerAudioPort($0.output, isInput: false, prettyName: "ToneNode tone " + $0.prettyOutput)
-        }
-        let midiPort = try client.registerMidiInputPort("midi_in", prettyName: "ToneNode MIDI input")
 
         // The worker reports once per hop: waking it more often only costs the JACK thread syscalls.
         let bridge = try ProcessBridge(

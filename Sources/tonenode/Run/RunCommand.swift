@@ -89,6 +89,7 @@ struct RunCommand: AsyncParsableCommand {
         let stop = StopRelay()
         let signals = SignalWatcher(onSignal: stop.request)
         defer { signals.cancel() }
+        Console.onOutputFailure(stop.request)
         let nsm = try NSMJoin.join(settings: &settings, stopped: { stop.isRequested })
         defer { nsm?.client.stop() }
         if nsm == nil && stop.isRequested { return }
