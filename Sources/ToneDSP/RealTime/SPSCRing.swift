@@ -32,6 +32,9 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
         mask = size - 1
         stride = MemoryLayout<Element>.stride
         storage = .allocate(byteCount: size * stride, alignment: MemoryLayout<Element>.alignment)
+        // Pre-fault: written once here, so the real-time producer never takes
+        // a first-touch page fault (a large ring is fresh mmap'd memory).
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: size * stride)
     }
 
     deinit { storage.deallocate() }

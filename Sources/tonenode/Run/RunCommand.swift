@@ -122,6 +122,9 @@ struct RunCommand: AsyncParsableCommand {
         output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
+        if Node.droppedEvents > 0 {
+            Console.err("\(Node.droppedEvents) report(s) dropped: stdout was not read in time")
+        }
         if outcome == .serverGone { throw ExitCode.failure }
     }
 }
