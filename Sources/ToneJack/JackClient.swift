@@ -88,6 +88,12 @@ public final class JackClient {
     /// exit-time clean-up, which may wait for the same lock).
     public static var metadataIsStuck: Bool { MetadataQueue.shared.isStuck }
 
+    /// Before the process exits: waits at most `deadline` for metadata calls
+    /// still queued (a removal or close that had to wait behind a slow call).
+    public static func finishMetadata(deadline: Duration = .milliseconds(500)) {
+        MetadataQueue.shared.drain(deadline: deadline)
+    }
+
     /// Registers a terminal MIDI input port.
     public func registerMidiInputPort(_ shortName: String) throws -> OpaquePointer {
         let flags = JackPortIsInput.rawValue | JackPortIsTerminal.rawValue

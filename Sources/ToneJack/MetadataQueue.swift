@@ -80,6 +80,16 @@ final class MetadataQueue: Sendable {
         return .late
     }
 
+    /// Waits at most `deadline` for every job queued so far to have run
+    /// (a late removal or a deferred close at exit). Returns whether they did.
+    @discardableResult
+    func drain(deadline: Duration) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        enqueue { done.signal() }
+        let nanoseconds = deadline.components.seconds * 1_000_000_000 + deadline.components.attoseconds / 1_000_000_000
+        return done.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success
+    }
+
     /// Queues `job` after every job queued before it, without waiting.
     func enqueue(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }

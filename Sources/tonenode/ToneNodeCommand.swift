@@ -54,6 +54,7 @@ struct ToneNodeCommand: AsyncParsableCommand {
     /// Exits with `status`; with `_exit` when a JACK metadata call is still
     /// blocked (exit-time clean-up in libjack could wait on the same lock).
     static func end(status: Int32) -> Never {
+        JackClient.finishMetadata()
         if JackClient.metadataIsStuck { _exit(status) }
         Glibc.exit(status)
     }
