@@ -32,6 +32,8 @@ final class SignalWatcher: Sendable {
     private static let received = Atomic<Int32>(0)
     /// The first signal's number (for the exit status).
     private static let firstSignal = Atomic<Int32>(0)
+    /// A child to SIGTERM before a forced exit (demo's private jackd), 0: none.
+    private static let child = Atomic<Int32>(0)
     private let cancelled = Atomic<Bool>(false)
     /// The orderly stop's time limit, from the first signal.
     static let graceSeconds = 1.5
@@ -52,7 +54,7 @@ final class SignalWatcher: Sendable {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 if SignalWatcher.received.wrappingAdd(1, ordering: .relaxed).oldValue > 0 {
-                    _exit(128 + SignalWatcher.firstSignal.load(ordering: .relaxed))
+                    SignalWatcher.forcedExit()
                 }
                 SignalWatcher.firstSignal.store(number, ordering: .relaxed)
                 sem_post(SignalWatcher.posted)
@@ -68,10 +70,23 @@ final class SignalWatcher: Sendable {
     private static func armDeadline() {
         let thread = Thread {
             Thread.sleep(forTimeInterval: graceSeconds)
-            _exit(128 + firstSignal.load(ordering: .relaxed))
+            forcedExit()
         }
         thread.name = "tonenode-deadline"
         thread.start()
+    }
+
+    /// Ends the process now (async-signal-safe): SIGTERM to the registered
+    /// child, then `_exit(128 + the first signal)`.
+    private static func forcedExit() -> Never {
+        let pid = child.load(ordering: .relaxed)
+        if pid > 0 { kill(pid, SIGTERM) }
+        _exit(128 + firstSignal.load(ordering: .relaxed))
+    }
+
+    /// A child process that must not outlive a forced exit (it gets SIGTERM).
+    static func endsWithForcedExit(_ pid: Int32) {
+        child.store(pid, ordering: .relaxed)
     }
 
     /// Stops calling `onSignal` (the handlers stay: a late signal only posts).
