@@ -74,7 +74,7 @@ final class LiveViewRenderer {
 
     init(maxRedrawsPerSecond: Double = 20) {
         minimumInterval = 1 / maxRedrawsPerSecond
-        FileHandle.standardOutput.write(Data("\u{1B}[?25l".utf8))  // hide the cursor
+        Console.outText("\u{1B}[?25l")  // hide the cursor
     }
 
     func update(force: Bool = false, _ change: (inout LiveViewState) -> Void) {
