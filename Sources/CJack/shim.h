@@ -20,6 +20,7 @@
 #include <string.h>
 #include <errno.h>
 #include <time.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -198,11 +199,20 @@ static inline void tn_latency(jack_latency_callback_mode_t mode, void *arg) {
 
 // MARK: - Installation (main thread, before jack_activate)
 
+/// Runs once in each thread libjack makes for the client (the process
+/// thread), before its first callback: names it, so tests and `top -H` find
+/// it (scripts/stress reads its page faults from /proc/PID/task/TID/stat).
+static inline void tn_thread_init(void *arg) {
+    (void)arg;
+    prctl(PR_SET_NAME, "tonenode-jack", 0, 0, 0);
+}
+
 /// Installs every callback of the bridge, in this order. Returns 0 on
 /// success, else the code of the refused step (JackError.callbackSetupFailed
-/// prints it): -1 process, -2 xrun, -5 latency.
+/// prints it): -1 process, -6 thread init, -2 xrun, -5 latency.
 static inline int tn_bridge_install(jack_client_t *client, tn_bridge *b) {
     if (jack_set_process_callback(client, tn_process, b) != 0) return -1;
+    if (jack_set_thread_init_callback(client, tn_thread_init, b) != 0) return -6;
     if (jack_set_xrun_callback(client, tn_xrun, b) != 0) return -2;
     jack_on_info_shutdown(client, tn_shutdown, b);
     if (jack_set_latency_callback(client, tn_latency, b) != 0) return -5;
@@ -234,34 +244,29 @@ static inline int tn_bridge_wait(tn_bridge *b, int timeout_ms) {
     return 1;
 }
 
-// MARK: - Metadata (main thread)
+// MARK: - Metadata (ToneJack's metadata thread)
 
-/// Sets JACK_METADATA_PRETTY_NAME on the client itself. Returns 0 on success.
-static inline int tn_set_client_pretty_name(jack_client_t *client, const char *pretty) {
+/// The client's own UUID (the metadata subject of its pretty name). Returns 0 on success.
+static inline int tn_client_uuid(jack_client_t *client, jack_uuid_t *uuid) {
     char *uuid_text = jack_get_uuid_for_client_name(client, jack_get_client_name(client));
     if (uuid_text == NULL) return -1;
-    jack_uuid_t uuid;
-    int parsed = jack_uuid_parse(uuid_text, &uuid);
+    int parsed = jack_uuid_parse(uuid_text, uuid);
     jack_free(uuid_text);
-    if (parsed != 0) return -1;
-    return jack_set_property(client, uuid, JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
+    return parsed;
 }
 
-/// Sets JACK_METADATA_PRETTY_NAME on one of the client's ports. Returns 0 on success.
-static inline int tn_set_port_pretty_name(jack_client_t *client, jack_port_t *port, const char *pretty) {
-    return jack_set_property(client, jack_port_uuid(port), JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
+/// Sets JACK_METADATA_PRETTY_NAME on one subject (the client or one of its
+/// ports). Returns 0 on success. May block in jack2's Berkeley DB store:
+/// ToneJack's MetadataQueue calls it on its own thread, with a deadline.
+static inline int tn_set_pretty_name(jack_client_t *client, jack_uuid_t subject, const char *pretty) {
+    return jack_set_property(client, subject, JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
 }
 
-/// Removes every property this client set on itself and on the given ports.
-static inline void tn_remove_metadata(jack_client_t *client, jack_port_t *const *ports, uint32_t count) {
-    for (uint32_t i = 0; i < count; i++) {
-        if (ports[i] != NULL) jack_remove_properties(client, jack_port_uuid(ports[i]));
-    }
-    char *uuid_text = jack_get_uuid_for_client_name(client, jack_get_client_name(client));
-    if (uuid_text == NULL) return;
-    jack_uuid_t uuid;
-    if (jack_uuid_parse(uuid_text, &uuid) == 0) jack_remove_properties(client, uuid);
-    jack_free(uuid_text);
+/// Removes exactly the JACK_METADATA_PRETTY_NAME key of one subject: a single
+/// keyed delete, never `jack_remove_properties`' cursor walk, which deadlocks
+/// in Berkeley DB when several clients walk at once. Returns 0 on success.
+static inline int tn_remove_pretty_name(jack_client_t *client, jack_uuid_t subject) {
+    return jack_remove_property(client, subject, JACK_METADATA_PRETTY_NAME);
 }
 
 /// Raises the nice value of the calling thread only (Linux: a thread is a

@@ -1,4 +1,5 @@
 import CJack
+import Synchronization
 
 /// One open JACK client. Owns the `jack_client_t`; main thread only.
 public final class JackClient {
@@ -8,9 +9,9 @@ public final class JackClient {
     /// The server name asked for (nil: `$JACK_DEFAULT_SERVER` or the default).
     public let serverName: String?
     private var isClosed = false
-    /// Ports that carry a pretty name, so `close` can remove it again.
-    private var namedPorts: [OpaquePointer?] = []
-    private var hasClientPrettyName = false
+    /// The pretty names this client set (filled on the metadata thread), so
+    /// `close` removes exactly those keys again.
+    private let metadata = MetadataRecord()
 
     /// Opens a client without ever starting a server (`JackNoStartServer`).
     public init(name: String, serverName: String?) throws {
@@ -37,36 +38,67 @@ public final class JackClient {
     public var dspLoadPercent: Double? { isClosed ? nil : Double(jack_cpu_load(handle)) }
 
     /// Registers a terminal audio port (ToneNode makes or consumes the audio; it passes nothing through).
-    /// - Parameter prettyName: shown by metadata-aware patchbays instead of the
-    ///   stable ASCII `shortName`; removed again by `close`.
-    public func registerAudioPort(_ shortName: String, isInput: Bool, prettyName: String? = nil) throws -> OpaquePointer {
+    public func registerAudioPort(_ shortName: String, isInput: Bool) throws -> OpaquePointer {
         let flags = (isInput ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue) | JackPortIsTerminal.rawValue
         guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_AUDIO_TYPE, UInt(flags), 0) else {
             throw JackError.portRegistrationFailed(shortName)
         }
-        // Metadata is decoration: a server without a metadata store still runs the node.
-        if let prettyName, tn_set_port_pretty_name(handle, port, prettyName) == 0 {
-            namedPorts.append(port)
-        }
         return port
     }
 
-    /// Sets the client's JACK metadata pretty name (removed again by `close`).
-    /// Returns whether the server stored it.
+    /// Sets JACK metadata pretty names, shown by metadata-aware patchbays
+    /// instead of the stable ASCII names: `client` on the client itself and
+    /// each of `ports` on its port. `close` removes them again.
+    ///
+    /// Decoration only, so bounded: the calls run on the metadata thread and
+    /// this waits for them at most `deadline` (then one warning line, once per
+    /// process, through `metadataWarnings`, and the node goes on without them).
+    /// Returns whether they were all stored in time.
     @discardableResult
-    public func setPrettyName(_ prettyName: String) -> Bool {
-        hasClientPrettyName = tn_set_client_pretty_name(handle, prettyName) == 0
-        return hasClientPrettyName
+    public func setPrettyNames(client clientName: String?, ports: [(port: OpaquePointer, name: String)],
+                               deadline: Duration = .seconds(1)) -> Bool {
+        let handle = UncheckedHandle(handle)
+        let portSubjects = ports.map { (subject: jack_port_uuid($0.port), name: $0.name) }
+        let record = metadata
+        let allStored = Atomic<Bool>(true)
+        record.began()
+        let outcome = MetadataQueue.shared.run(deadline: deadline) {
+            var subject = jack_uuid_t()
+            if let clientName, tn_client_uuid(handle.value, &subject) == 0 {
+                if !record.set(subject, clientName, on: handle.value) { allStored.store(false, ordering: .relaxed) }
+            } else if clientName != nil {
+                allStored.store(false, ordering: .relaxed)
+            }
+            for (subject, name) in portSubjects where !record.set(subject, name, on: handle.value) {
+                allStored.store(false, ordering: .relaxed)
+            }
+            record.ended()
+        }
+        if outcome == .skipped { record.ended() }
+        return outcome == .done && allStored.load(ordering: .relaxed)
+    }
+
+    /// Where metadata warnings go (one line, once per process); tonenode sets stderr.
+    public static func metadataWarnings(_ sink: @escaping @Sendable (String) -> Void) {
+        MetadataQueue.shared.warningSink.withLock { $0 = sink }
+    }
+
+    /// Whether a metadata call overran its deadline and is still blocked in
+    /// libjack (the process should then end with `_exit`, not run libjack's
+    /// exit-time clean-up, which may wait for the same lock).
+    public static var metadataIsStuck: Bool { MetadataQueue.shared.isStuck }
+
+    /// Before the process exits: waits at most `deadline` for metadata calls
+    /// still queued (a removal or close that had to wait behind a slow call).
+    public static func finishMetadata(deadline: Duration = .milliseconds(500)) {
+        MetadataQueue.shared.drain(deadline: deadline)
     }
 
     /// Registers a terminal MIDI input port.
-    public func registerMidiInputPort(_ shortName: String, prettyName: String? = nil) throws -> OpaquePointer {
+    public func registerMidiInputPort(_ shortName: String) throws -> OpaquePointer {
         let flags = JackPortIsInput.rawValue | JackPortIsTerminal.rawValue
         guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_MIDI_TYPE, UInt(flags), 0) else {
             throw JackError.portRegistrationFailed(shortName)
-        }
-        if let prettyName, tn_set_port_pretty_name(handle, port, prettyName) == 0 {
-            namedPorts.append(port)
         }
         return port
     }
@@ -102,19 +134,37 @@ public final class JackClient {
         guard jack_activate(handle) == 0 else { throw JackError.activationFailed }
     }
 
-    /// Removes our metadata, deactivates and closes; safe to call twice.
+    /// Removes our pretty names (key by key, waiting at most 0.5 s),
+    /// deactivates and closes; safe to call twice.
     /// - Parameter serverAlive: false after the server went away: its metadata
     ///   went with it, so nothing is removed (and the dead server is not asked).
+    ///
+    /// When a metadata call of this client is still blocked on the metadata
+    /// thread, `jack_client_close` is queued behind it instead (it must not free
+    /// the client under that call); if the call never returns, the server
+    /// drops the client when the process ends.
     public func close(serverAlive: Bool = true) {
         guard !isClosed else { return }
         isClosed = true
-        if serverAlive && (hasClientPrettyName || !namedPorts.isEmpty) {
-            namedPorts.withUnsafeBufferPointer { ports in
-                tn_remove_metadata(handle, ports.baseAddress, UInt32(ports.count))
+        let handle = UncheckedHandle(handle)
+        let record = metadata
+        if serverAlive && record.hasSubjects {
+            record.began()
+            let outcome = MetadataQueue.shared.run(deadline: .milliseconds(500)) {
+                record.removeAll(on: handle.value)
+                record.ended()
             }
+            if outcome == .skipped { record.ended() }
         }
-        jack_deactivate(handle)
-        jack_client_close(handle)
+        jack_deactivate(handle.value)
+        guard record.hasPendingCalls else {
+            jack_client_close(handle.value)
+            return
+        }
+        MetadataQueue.shared.enqueue {
+            if serverAlive { record.removeAll(on: handle.value) }
+            jack_client_close(handle.value)
+        }
     }
 
     /// Whether some server answers (used by `demo` before starting its own).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneJack
 
 @main
 struct ToneNodeCommand: AsyncParsableCommand {
@@ -26,6 +27,9 @@ struct ToneNodeCommand: AsyncParsableCommand {
     /// Like ArgumentParser's `main`, but a bad option is one line on stderr
     /// (no usage dump), so scripts and people see just the reason.
     static func main() async {
+        // A closed stdout is EPIPE in Console (status 141, quietly), not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        JackClient.metadataWarnings { Console.err($0) }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -33,14 +37,25 @@ struct ToneNodeCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            end(status: Console.outputFailureStatus ?? 0)
         } catch {
             let code = exitCode(for: error)
             if code == .success || error is CleanExit {
                 exit(withError: error)
             }
+            // A failed stdout already said its line (or, EPIPE, nothing), and decides the status.
+            if let status = Console.outputFailureStatus { end(status: status) }
             let message = message(for: error)
             if !message.isEmpty { Console.err("error: " + message) }
-            exit(withError: ExitCode(code.rawValue))
+            end(status: code.rawValue)
         }
+    }
+
+    /// Exits with `status`; with `_exit` when a JACK metadata call is still
+    /// blocked (exit-time clean-up in libjack could wait on the same lock).
+    static func end(status: Int32) -> Never {
+        JackClient.finishMetadata()
+        if JackClient.metadataIsStuck { _exit(status) }
+        Glibc.exit(status)
     }
 }

@@ -30,10 +30,11 @@ extension NodeSettings {
     /// Properties that belong to one launch and are not saved: the session
     /// manager gives the client name, the server is the session's, and its
     /// JACK tools restore every connection; the planner, the analyses a
-    /// subcommand runs and the profiles `receive` listens for come from the command.
+    /// subcommand runs and the profiles `receive` listens for come from the
+    /// command; `--no-metadata` answers the user's JACK setup of the day.
     public static let perLaunchProperties: Set<String> = [
         "clientName", "serverName", "connectIn", "connectOut", "connectMidi", "loopback",
-        "planning", "analyzesTones", "messageProfiles",
+        "planning", "analyzesTones", "messageProfiles", "usesMetadata",
     ]
 
     /// These settings with the per-launch properties of `launch` (everything a session does not keep).
@@ -48,6 +49,7 @@ extension NodeSettings {
         merged.planning = launch.planning
         merged.analyzesTones = launch.analyzesTones
         merged.messageProfiles = launch.messageProfiles
+        merged.usesMetadata = launch.usesMetadata
         return merged
     }
 

@@ -47,6 +47,9 @@ public struct NodeSettings: Equatable, Sendable {
     public var receivesMessages = false
     /// The profiles listened for (nil: every profile the server's rate allows).
     public var messageProfiles: [ModemProfile]?
+    /// Set JACK metadata pretty names (`--no-metadata`: off). Per launch: it
+    /// is about the user's JACK setup (a wedged metadata store), not the node.
+    public var usesMetadata = true
 
     public init() {}
 

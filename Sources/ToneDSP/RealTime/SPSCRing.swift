@@ -1,5 +1,9 @@
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A lock-free single-producer / single-consumer ring of fixed-size elements.
 ///
 /// The producer (the JACK thread) writes whole blocks or nothing, so it never
@@ -18,6 +22,8 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
     // consumer, and every slot is handed over by the acquire/release pairs above.
     private let storage: UnsafeMutableRawPointer
     private let stride: Int
+    /// Whether `mlock` took the storage (undone in deinit).
+    private let isLocked: Bool
     private let mask: Int
     /// Capacity in elements (a power of two).
     public let capacity: Int
@@ -32,9 +38,18 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
         mask = size - 1
         stride = MemoryLayout<Element>.stride
         storage = .allocate(byteCount: size * stride, alignment: MemoryLayout<Element>.alignment)
+        // Pre-fault: written once here, so the real-time producer never takes
+        // a first-touch page fault (a large ring is fresh mmap'd memory).
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: size * stride)
+        // And locked where RLIMIT_MEMLOCK allows, so it is never paged out;
+        // refused (an unprivileged user's small limit), it is only pre-faulted.
+        isLocked = mlock(storage, size * stride) == 0
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        if isLocked { munlock(storage, capacity * stride) }
+        storage.deallocate()
+    }
 
     // MARK: - Producer
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ToneCore
 import ToneDSP
 import ToneJack
@@ -48,21 +49,24 @@ public final class Node {
                             a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
                             channels: settings.channels)
         let shortNames = Self.audioPortNames(channels: settings.channels)
-        client.setPrettyName("ToneNode")
-        let inPorts = try shortNames.map {
-            try client.registerAudioPort($0.input, isInput: true, prettyName: "ToneNode analyser " + $0.prettyInput)
+        let inPorts = try shortNames.map { try client.registerAudioPort($0.input, isInput: true) }
+        let outPorts = try shortNames.map { try client.registerAudioPort($0.output, isInput: false) }
+        let midiPort = try client.registerMidiInputPort("midi_in")
+        if settings.usesMetadata {
+            // Bounded (1 s): a wedged metadata store costs a warning, not the node.
+            client.setPrettyNames(client: "ToneNode", ports: zip(shortNames, zip(inPorts, outPorts)).flatMap { names, ports in
+                [(ports.0, "ToneNode analyser " + names.prettyInput), (ports.1, "ToneNode tone " + names.prettyOutput)]
+            } + [(midiPort, "ToneNode MIDI input")])
         }
-        let outPorts = try shortNames.map {
-            try client.registerAudioPort($0.output, isInput: false, prettyName: "ToneNode tone " + $0.prettyOutput)
-        }
-        let midiPort = try client.registerMidiInputPort("midi_in", prettyName: "ToneNode MIDI input")
 
         // The worker reports once per hop: waking it more often only costs the JACK thread syscalls.
         let bridge = try ProcessBridge(
             client: client, channels: Array(zip(inPorts, outPorts)), midiInput: midiPort,
             wakeEveryFrames: settings.hopFrames, renderer: engine, render: Engine.renderFunction)
 
-        let (events, continuation) = AsyncStream<NodeEvent>.makeStream(bufferingPolicy: .bufferingNewest(65536))
+        // Bounded: a reader that stops (stdout nobody drains) costs the oldest
+        // reports, counted, never memory or the worker's time.
+        let (events, continuation) = AsyncStream<NodeEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.queuedEventLimit))
         self.client = client
         self.engine = engine
         self.settings = settings
@@ -75,7 +79,9 @@ public final class Node {
         outputPortName = outputPortNames[0]
         midiInputPortName = client.fullName(of: midiPort)
         worker = AnalysisWorker(engine: engine, analyzers: analyzers, messageAnalyzers: messageAnalyzers,
-                                bridge: bridge) { continuation.yield($0) }
+                                bridge: bridge) { event in
+            if case .dropped = continuation.yield(event) { Self.droppedEventCount.add(1, ordering: .relaxed) }
+        }
         worker.start()
 
         do {
@@ -98,6 +104,14 @@ public final class Node {
     }
 
     deinit { stop() }
+
+    /// Events (reports, notices) queued for the owner at most; about 10 s of
+    /// reports at the default hop.
+    public static let queuedEventLimit = 1024
+    private static let droppedEventCount = Atomic<Int>(0)
+    /// Events dropped, by every node of this process, because the owner did
+    /// not take them in time (its output blocked).
+    public static var droppedEvents: Int { droppedEventCount.load(ordering: .relaxed) }
 
     /// Short port names per channel: `in`/`out` for one, `in_1`/`out_1`… for more.
     static func audioPortNames(channels: Int) -> [(input: String, output: String, prettyInput: String, prettyOutput: String)] {

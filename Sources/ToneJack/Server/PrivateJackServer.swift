@@ -39,7 +39,7 @@ public final class PrivateJackServer: @unchecked Sendable {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
         }
-        do { try process.run() } catch {
+        do { try process.runWithSignalsUnblocked() } catch {
             throw .cannotLaunch(reason: error.localizedDescription)
         }
         let deadline = Date().addingTimeInterval(timeoutSeconds)

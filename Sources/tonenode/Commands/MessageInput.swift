@@ -29,7 +29,12 @@ struct MessageInput: ParsableArguments {
             }
             message = Array(data)
         } else if text == "-" {
-            message = Array(FileHandle.standardInput.readDataToEndOfFile())
+            // readToEnd throws on a read error where readDataToEndOfFile traps.
+            do {
+                message = Array(try FileHandle.standardInput.readToEnd() ?? Data())
+            } catch {
+                throw ModemCommandError("cannot read standard input: \(error.localizedDescription)")
+            }
         } else {
             message = Array((text ?? "").utf8)
         }

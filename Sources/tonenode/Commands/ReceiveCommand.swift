@@ -61,6 +61,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
         let signals = SignalWatcher(onSignal: stop)
+        Console.onOutputFailure(stop)
         defer { signals.cancel() }
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }

@@ -19,7 +19,11 @@ struct JackOptions: ParsableArguments {
         "Connect our `out` to this port after activation (repeatable).", valueName: "port"))
     var connectOut: [String] = []
 
+    @Flag(help: "Set no JACK metadata (pretty names). Metadata calls are bounded anyway (a store that does not answer within 1 s is one warning line); this skips them.")
+    var noMetadata = false
+
     func apply(to settings: inout NodeSettings) {
+        settings.usesMetadata = !noMetadata
         settings.clientName = name
         settings.serverName = server
         settings.connectIn = connectIn

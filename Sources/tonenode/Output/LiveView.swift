@@ -74,7 +74,7 @@ final class LiveViewRenderer {
 
     init(maxRedrawsPerSecond: Double = 20) {
         minimumInterval = 1 / maxRedrawsPerSecond
-        FileHandle.standardOutput.write(Data("\u{1B}[?25l".utf8))  // hide the cursor
+        Console.outText("\u{1B}[?25l")  // hide the cursor
     }
 
     func update(force: Bool = false, _ change: (inout LiveViewState) -> Void) {
@@ -95,7 +95,7 @@ final class LiveViewRenderer {
     /// Leaves the last view on screen and the cursor below it, visible.
     func finish() {
         draw()
-        FileHandle.standardOutput.write(Data("\u{1B}[?25h".utf8))
+        Console.outText("\u{1B}[?25h")
     }
 
     private func draw() {
@@ -104,7 +104,7 @@ final class LiveViewRenderer {
         let lines = LiveView.lines(state)
         for line in lines { text += "\r\u{1B}[2K" + line + "\n" }
         drawnLines = lines.count
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Console.outText(text)
     }
 
     private func erase() {
@@ -113,6 +113,6 @@ final class LiveViewRenderer {
         for _ in 0..<drawnLines { text += "\r\u{1B}[2K\n" }
         text += "\u{1B}[\(drawnLines)A"
         drawnLines = 0
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Console.outText(text)
     }
 }

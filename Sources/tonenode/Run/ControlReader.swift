@@ -13,7 +13,7 @@ enum ControlReader {
                 Console.err("type freq HZ, level DBFS, mute on|off, beep HZ SECONDS or sweep START_HZ END_HZ SECONDS")
             }
             while true {
-                if interactive { FileHandle.standardError.write(Data("tonenode> ".utf8)) }
+                if interactive { Console.errText("tonenode> ") }
                 guard let line = readLine() else { break }
                 do throws(ControlCommand.Problem) {
                     if let command = try ControlCommand.parse(line) { try apply(command) }

@@ -89,6 +89,7 @@ struct RunCommand: AsyncParsableCommand {
         let stop = StopRelay()
         let signals = SignalWatcher(onSignal: stop.request)
         defer { signals.cancel() }
+        Console.onOutputFailure(stop.request)
         let nsm = try NSMJoin.join(settings: &settings, stopped: { stop.isRequested })
         defer { nsm?.client.stop() }
         if nsm == nil && stop.isRequested { return }
@@ -121,6 +122,9 @@ struct RunCommand: AsyncParsableCommand {
         output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
+        if Node.droppedEvents > 0 {
+            Console.err("\(Node.droppedEvents) report(s) dropped: stdout was not read in time")
+        }
         if outcome == .serverGone { throw ExitCode.failure }
     }
 }

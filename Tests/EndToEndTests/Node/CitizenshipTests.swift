@@ -33,7 +33,7 @@ extension JackServerTests {
                     "\(names)")
             node.stop()
             try waitForPort("citizen:out", server: server.name, toExist: false)
-            #expect(try Self.prettyNames(server: server.name).isEmpty, "metadata removed on exit")
+            #expect(try Self.prettyNames(server: server.name).isEmpty, "metadata removed on exit; stderr: \(node.stderr)")
         }
 
         @Test("the analysis worker runs niced, below JACK's threads")
