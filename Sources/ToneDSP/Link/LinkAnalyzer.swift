@@ -1,0 +1,175 @@
+/// Turns the stream that comes back from a link into `LinkReading`s, one per
+/// probe period, and keeps what the summary needs: latency changes and
+/// dropout bursts with their times.
+///
+/// Feed it what the capture delivers, in order, with the stream frame of the
+/// first sample (for a round trip, the frame count the probe was played on).
+/// A discontinuity (a capture gap) starts a new window there.
+///
+/// Worker thread only.
+public final class LinkAnalyzer {
+    /// A stretch of broken blocks in a row.
+    public struct Dropout: Sendable, Equatable {
+        public var startSeconds: Double
+        public var durationSeconds: Double
+        public init(startSeconds: Double, durationSeconds: Double) {
+            self.startSeconds = startSeconds
+            self.durationSeconds = durationSeconds
+        }
+    }
+
+    /// A step of the latency (a bridge resync, a new network delay).
+    public struct LatencyChange: Sendable, Equatable {
+        public var timeSeconds: Double
+        public var fromFrames: Double
+        public var toFrames: Double
+        public init(timeSeconds: Double, fromFrames: Double, toFrames: Double) {
+            self.timeSeconds = timeSeconds
+            self.fromFrames = fromFrames
+            self.toFrames = toFrames
+        }
+    }
+
+    public let estimator: LinkEstimator
+    /// Unwrap the latency across readings (one way: the delay walks with the
+    /// clock drift and passes the period boundary); a round trip keeps it modulo the period.
+    public let unwraps: Bool
+    /// A reading this far from the last stable latency is a change.
+    public let changeThresholdFrames: Double
+
+    public private(set) var readings: [LinkReading] = []
+    public private(set) var dropouts: [Dropout] = []
+    public private(set) var changes: [LatencyChange] = []
+
+    private var window: [Float]
+    private var windowStartFrame = 0
+    private var firstFrame: Int?
+    private var openDropoutStart: Double?
+    private var stableLatency: Double?
+    /// One way: frames of delay gained per frame, from the last two readings.
+    private var driftFramesPerFrame = 0.0
+    /// One way: the first period, kept until the second gives the drift to read it with.
+    private var firstWindow: (samples: [Float], startFrame: Int, endSeconds: Double)?
+
+    public init(probe: LinkProbe, unwraps: Bool, changeThresholdFrames: Double = 0.25) {
+        estimator = LinkEstimator(probe: probe)
+        self.unwraps = unwraps
+        self.changeThresholdFrames = changeThresholdFrames
+        window = []
+        window.reserveCapacity(probe.periodFrames)
+    }
+
+    private var sampleRateHz: Double { estimator.probe.sampleRateHz }
+
+    /// Appends frames that start at stream frame `startFrame`.
+    /// - Returns: the readings completed by them (usually none or one).
+    @discardableResult
+    public func append(_ frames: UnsafeBufferPointer<Float>, startFrame: Int) -> [LinkReading] {
+        if firstFrame == nil { firstFrame = startFrame }
+        if window.isEmpty || windowStartFrame + window.count != startFrame {
+            window.removeAll(keepingCapacity: true)
+            windowStartFrame = startFrame
+        }
+        var completed: [LinkReading] = []
+        var index = 0
+        let period = estimator.probe.periodFrames
+        while index < frames.count {
+            let take = min(period - window.count, frames.count - index)
+            window.append(contentsOf: frames[index..<(index + take)])
+            index += take
+            if window.count == period {
+                completed.append(contentsOf: finishWindow())
+                windowStartFrame += period
+                window.removeAll(keepingCapacity: true)
+            }
+        }
+        return completed
+    }
+
+    private func finishWindow() -> [LinkReading] {
+        let endSeconds = Double(windowStartFrame + window.count - (firstFrame ?? 0)) / sampleRateHz
+        guard unwraps else { return [record(read(window, windowStartFrame, endSeconds))] }
+        guard let first = firstWindow else {
+            firstWindow = (window, windowStartFrame, endSeconds)
+            return []
+        }
+        if readings.isEmpty {
+            // The second period: the drift from the two, then both read with it.
+            let earlier = read(first.samples, first.startFrame, first.endSeconds)
+            let later = read(window, windowStartFrame, endSeconds)
+            driftFramesPerFrame = wrapped(later.latencyFrames - earlier.latencyFrames)
+                / Double(windowStartFrame - first.startFrame)
+            return [record(read(first.samples, first.startFrame, first.endSeconds)),
+                    record(read(window, windowStartFrame, endSeconds))]
+        }
+        return [record(read(window, windowStartFrame, endSeconds))]
+    }
+
+    private func read(_ samples: [Float], _ startFrame: Int, _ endSeconds: Double) -> LinkReading {
+        samples.withUnsafeBufferPointer {
+            estimator.read($0, startFrame: startFrame, timeSeconds: endSeconds, driftFramesPerFrame: driftFramesPerFrame)
+        }
+    }
+
+    /// A step of delay, folded into ±half a period.
+    private func wrapped(_ step: Double) -> Double {
+        let period = Double(estimator.probe.periodFrames)
+        return step - period * (step / period).rounded()
+    }
+
+    /// Unwraps (one way), follows the drift, tracks dropouts and changes, keeps the reading.
+    private func record(_ read: LinkReading) -> LinkReading {
+        var reading = read
+        let periodSeconds = Double(estimator.probe.periodFrames) / sampleRateHz
+        if unwraps, let last = readings.last(where: { $0.gainDB > -40 }) {
+            reading.latencyFrames = last.latencyFrames + wrapped(reading.latencyFrames - last.latencyFrames)
+            if reading.gainDB > -40 {
+                let frames = (reading.timeSeconds - last.timeSeconds) * sampleRateHz
+                driftFramesPerFrame = (reading.latencyFrames - last.latencyFrames) / frames
+            }
+        }
+        trackDropouts(reading, windowStartSeconds: reading.timeSeconds - periodSeconds)
+        if reading.hasProbe { trackChange(reading) }
+        readings.append(reading)
+        return reading
+    }
+
+    private func trackDropouts(_ reading: LinkReading, windowStartSeconds: Double) {
+        let blockSeconds = Double(LinkEstimator.blockFrames) / sampleRateHz
+        // A period without the probe at all is one long broken stretch.
+        let blocks = reading.hasProbe ? reading.badBlocks
+            : [Bool](repeating: true, count: estimator.probe.periodFrames / LinkEstimator.blockFrames)
+        for (index, bad) in blocks.enumerated() {
+            let time = windowStartSeconds + Double(index) * blockSeconds
+            if bad, openDropoutStart == nil { openDropoutStart = time }
+            if !bad, let start = openDropoutStart {
+                dropouts.append(Dropout(startSeconds: start, durationSeconds: time - start))
+                openDropoutStart = nil
+            }
+        }
+    }
+
+    /// Closes a dropout still open at the end of the stream (call once, at the end).
+    public func finish() {
+        if readings.isEmpty, let first = firstWindow { _ = record(read(first.samples, first.startFrame, first.endSeconds)) }
+        guard let start = openDropoutStart, let last = readings.last else { return }
+        dropouts.append(Dropout(startSeconds: start, durationSeconds: last.timeSeconds - start))
+        openDropoutStart = nil
+    }
+
+    /// A dropout still open, if any: its start.
+    public var openDropoutStartSeconds: Double? { openDropoutStart }
+
+    private func trackChange(_ reading: LinkReading) {
+        guard !unwraps else { return }   // one way: the latency walks with the drift by design
+        guard let stable = stableLatency else {
+            stableLatency = reading.latencyFrames
+            return
+        }
+        if abs(reading.latencyFrames - stable) > changeThresholdFrames {
+            changes.append(LatencyChange(timeSeconds: reading.timeSeconds, fromFrames: stable,
+                                         toFrames: reading.latencyFrames))
+            stableLatency = reading.latencyFrames
+        }
+    }
+}
