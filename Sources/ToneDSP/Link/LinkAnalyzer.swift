@@ -34,7 +34,7 @@ public final class LinkAnalyzer {
     /// Unwrap the latency across readings (one way: the delay walks with the
     /// clock drift and passes the period boundary); a round trip keeps it modulo the period.
     public let unwraps: Bool
-    /// A reading this far from the last stable latency is a change.
+    /// A reading this far from the one before is a change.
     public let changeThresholdFrames: Double
 
     public private(set) var readings: [LinkReading] = []
@@ -45,13 +45,14 @@ public final class LinkAnalyzer {
     private var windowStartFrame = 0
     private var firstFrame: Int?
     private var openDropoutStart: Double?
-    private var stableLatency: Double?
+    private var heardProbe = false
+    private var stableLatency: Double?   // the last reading with the probe (round trip)
     /// One way: frames of delay gained per frame, from the last two readings.
     private var driftFramesPerFrame = 0.0
     /// One way: the first period, kept until the second gives the drift to read it with.
     private var firstWindow: (samples: [Float], startFrame: Int, endSeconds: Double)?
 
-    public init(probe: LinkProbe, unwraps: Bool, changeThresholdFrames: Double = 0.25) {
+    public init(probe: LinkProbe, unwraps: Bool, changeThresholdFrames: Double = 1) {
         estimator = LinkEstimator(probe: probe)
         self.unwraps = unwraps
         self.changeThresholdFrames = changeThresholdFrames
@@ -121,12 +122,16 @@ public final class LinkAnalyzer {
     private func record(_ read: LinkReading) -> LinkReading {
         var reading = read
         let periodSeconds = Double(estimator.probe.periodFrames) / sampleRateHz
-        if unwraps, let last = readings.last(where: { $0.gainDB > -40 }) {
-            reading.latencyFrames = last.latencyFrames + wrapped(reading.latencyFrames - last.latencyFrames)
-            if reading.gainDB > -40 {
-                let frames = (reading.timeSeconds - last.timeSeconds) * sampleRateHz
-                driftFramesPerFrame = (reading.latencyFrames - last.latencyFrames) / frames
+        // Heard (gain above −40 dB) even where the model fits badly: that is
+        // when the delay moves fastest, and the drift must follow it.
+        if let last = readings.last(where: { $0.gainDB > -40 }), reading.gainDB > -40 {
+            if unwraps {
+                reading.latencyFrames = last.latencyFrames + wrapped(reading.latencyFrames - last.latencyFrames)
             }
+            // Followed in both modes: a round trip through two resamplers
+            // wanders too, by frames a second when their loops hunt.
+            let frames = (reading.timeSeconds - last.timeSeconds) * sampleRateHz
+            driftFramesPerFrame = wrapped(reading.latencyFrames - last.latencyFrames) / frames
         }
         trackDropouts(reading, windowStartSeconds: reading.timeSeconds - periodSeconds)
         if reading.hasProbe { trackChange(reading) }
@@ -140,6 +145,12 @@ public final class LinkAnalyzer {
         let blocks = reading.hasProbe ? reading.badBlocks
             : [Bool](repeating: true, count: estimator.probe.periodFrames / LinkEstimator.blockFrames)
         for (index, bad) in blocks.enumerated() {
+            // Until the probe first arrives (a round trip's first `latency`
+            // frames, a listener started before the player) nothing is lost.
+            if !heardProbe {
+                if bad { continue }
+                heardProbe = true
+            }
             let time = windowStartSeconds + Double(index) * blockSeconds
             if bad, openDropoutStart == nil { openDropoutStart = time }
             if !bad, let start = openDropoutStart {
@@ -160,16 +171,16 @@ public final class LinkAnalyzer {
     /// A dropout still open, if any: its start.
     public var openDropoutStartSeconds: Double? { openDropoutStart }
 
+    /// A step between two readings in a row. A bridge's resampler loop lets
+    /// the latency wander by a fraction of a frame a second; a resync or a
+    /// new network delay moves it at once.
     private func trackChange(_ reading: LinkReading) {
-        guard !unwraps else { return }   // one way: the latency walks with the drift by design
-        guard let stable = stableLatency else {
-            stableLatency = reading.latencyFrames
-            return
-        }
-        if abs(reading.latencyFrames - stable) > changeThresholdFrames {
-            changes.append(LatencyChange(timeSeconds: reading.timeSeconds, fromFrames: stable,
+        guard !unwraps else { return }   // one way: the delay walks with the drift by design
+        defer { stableLatency = reading.latencyFrames }
+        guard let previous = stableLatency else { return }
+        if abs(reading.latencyFrames - previous) > changeThresholdFrames {
+            changes.append(LatencyChange(timeSeconds: reading.timeSeconds, fromFrames: previous,
                                          toFrames: reading.latencyFrames))
-            stableLatency = reading.latencyFrames
         }
     }
 }

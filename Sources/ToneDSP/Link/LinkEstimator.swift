@@ -80,7 +80,7 @@ public final class LinkEstimator {
         let residualDB = 10 * log10(max(residualPower, 1e-30) / max(receivedPower, 1e-30))
         let gainDB = 20 * log10(max(gain, 1e-15))
         let levelDBFS = 10 * log10(max(receivedPower / Double(period), 1e-30))
-        let hasProbe = gainDB > -60 && residualDB < -6
+        let hasProbe = gainDB > -60 && residualDB < -3
         return LinkReading(timeSeconds: timeSeconds, latencyFrames: latency, gainDB: gainDB, levelDBFS: levelDBFS,
                            residualDB: residualDB, hasProbe: hasProbe, badBlocks: hasProbe ? badBlocks : [])
     }

@@ -13,7 +13,7 @@ public struct LinkReading: Sendable, Equatable {
     /// Power not explained by the delayed, scaled probe, against the
     /// power received (dB; a clean bridge reads below −40).
     public var residualDB: Double
-    /// Whether the probe was there: gain above −60 dB and residual below −6 dB.
+    /// Whether the probe was there: gain above −60 dB and residual below −3 dB.
     public var hasProbe: Bool
     /// Blocks (`LinkEstimator.blockFrames` each) in this period whose
     /// content did not match the probe (a dropout, a repeat, a click), as a

@@ -106,13 +106,21 @@ struct LinkAnalyzerTests {
         #expect(analyzer.changes.isEmpty)
     }
 
-    @Test("silence is no probe: no latency, one dropout as long as the silence")
+    @Test("silence is no probe and, before the probe ever came, no dropout; the probe lost later is one")
     func silence() {
         let probe = Self.probe
         let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
         LinkChannel.feed(analyzer, [Float](repeating: 0, count: 2 * probe.periodFrames))
         #expect(analyzer.readings.allSatisfy { !$0.hasProbe })
         #expect(LinkSummary(readings: analyzer.readings, sampleRateHz: 48000, withDrift: true).latencyFrames == nil)
-        #expect(analyzer.dropouts.count == 1)
+        #expect(analyzer.dropouts.isEmpty)
+
+        // The probe for two periods, then a period of silence, then the probe again.
+        var stream = LinkChannel.render(probe, frames: 5 * probe.periodFrames) { _ in 300 }
+        for index in 2 * probe.periodFrames..<3 * probe.periodFrames { stream[index] = 0 }
+        let again = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(again, stream)
+        #expect(again.dropouts.count == 1)
+        #expect(abs((again.dropouts.first?.durationSeconds ?? 0) - probe.maximumLatencySeconds) < 0.003)
     }
 }
