@@ -30,6 +30,9 @@ public final class LinkAnalyzer {
         }
     }
 
+    /// Broken stretches closer than this are one dropout.
+    public static let mergeSeconds = 0.05
+
     public let estimator: LinkEstimator
     /// Unwrap the latency across readings (one way: the delay walks with the
     /// clock drift and passes the period boundary); a round trip keeps it modulo the period.
@@ -152,7 +155,16 @@ public final class LinkAnalyzer {
                 heardProbe = true
             }
             let time = windowStartSeconds + Double(index) * blockSeconds
-            if bad, openDropoutStart == nil { openDropoutStart = time }
+            if bad, openDropoutStart == nil {
+                // A burst of lost packets often breaks the stream in several
+                // places as the receiver resyncs: one burst, one dropout.
+                if let last = dropouts.last, time - (last.startSeconds + last.durationSeconds) < Self.mergeSeconds {
+                    dropouts.removeLast()
+                    openDropoutStart = last.startSeconds
+                } else {
+                    openDropoutStart = time
+                }
+            }
             if !bad, let start = openDropoutStart {
                 dropouts.append(Dropout(startSeconds: start, durationSeconds: time - start))
                 openDropoutStart = nil

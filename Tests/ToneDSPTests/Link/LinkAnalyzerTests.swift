@@ -66,6 +66,18 @@ struct LinkAnalyzerTests {
         #expect(analyzer.changes.isEmpty)
     }
 
+    @Test("broken stretches closer than 50 ms are one dropout (a receiver resyncing after a burst)")
+    func mergedBursts() {
+        let probe = Self.probe
+        let start = probe.periodFrames + 1000
+        // 100 frames lost, 960 frames (20 ms) fine, 300 lost; then 4800 (100 ms) fine and 200 lost.
+        let broken = [start..<(start + 100), (start + 1060)..<(start + 1360), (start + 6160)..<(start + 6360)]
+        let stream = LinkChannel.render(probe, frames: 4 * probe.periodFrames, delay: { _ in 10 }, dropouts: broken)
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(analyzer, stream)
+        #expect(analyzer.dropouts.count == 2, "\(analyzer.dropouts)")
+    }
+
     @Test("clock drift from the one-way delay's slope, within its stated resolution",
           arguments: [37.0, -48.0, 2.5, -120.0])
     func drift(ppm: Double) throws {
