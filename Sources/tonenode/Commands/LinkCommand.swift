@@ -59,7 +59,7 @@ struct LinkCommand: ParsableCommand {
     @Flag(help: "One JSON object per reading and one summary object.")
     var json = false
 
-    @Option(help: ArgumentHelp("Also write latency (or drift) and level over time as an SVG picture to this file.",
+    @Option(help: ArgumentHelp("Also write the latency (one way: the delay) over time, dropouts marked, as an SVG picture to this file.",
                                valueName: "file.svg"))
     var plot: String?
 

@@ -33,7 +33,7 @@ extension JackServerTests {
             defer { relay.stop() }
             let loop = try ZitaLoop(periodA: 256, periodB: 256, forwardPort: forward, returnPort: back, sendTo: relayPort)
             let meter = try LiveCommand(["link", "--json", "-s", loop.a.name, "-n", "meter", "--connect-out", "tx:in_1",
-                                         "--connect-in", "rx:out_1", "--duration", "40", "--max-dropouts", "0"])
+                                         "--connect-in", "rx:out_1", "--duration", "120", "--max-dropouts", "0"])
             defer { meter.stop() }
             // Settled: six readings in a row within a frame of each other.
             func settled() -> Bool {
@@ -47,10 +47,16 @@ extension JackServerTests {
             let stepMs = 5.0
             relay.addDelay(stepMs)
             let stepReadings = linkReadings(meter).count
-            // zita-n2j takes the later packets into its buffer and lets its
-            // resampler bring the latency over; wait until it is steady again.
-            usleep(2_000_000)
-            #expect(meter.waitUntil(timeoutSeconds: 20) { _ in settled() }, "no steady latency after the step")
+            // zita-n2j keeps its buffer's fill, not the latency: the later
+            // packets leave it short, and its resampler loop brings the
+            // latency over in seconds. Wait until it is steady again.
+            usleep(5_000_000)
+            func steady() -> Bool {
+                let last = Self.latencies(meter).suffix(10)
+                return last.count == 10 && (last.max() ?? 0) - (last.min() ?? 0) < 0.5
+            }
+            #expect(meter.waitUntil(timeoutSeconds: 60) { _ in steady() },
+                    "no steady latency after the step: \(Self.latencies(meter).suffix(40).map { String(format: "%.1f", $0) })")
             let after = try #require(Self.median(Self.latencies(meter).suffix(6)))
             let changeMs = (after - before) / 48
             report(String(format: "relay +%.1f ms: latency %.3f → %.3f frames, change %.4f ms (%d readings after the step)",
