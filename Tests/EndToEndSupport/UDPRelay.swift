@@ -100,6 +100,10 @@ public final class UDPRelay: @unchecked Sendable {
     }
 
     private func run() {
+        // Real-time priority where allowed, like the JACK threads it sits
+        // between: a relay late by milliseconds is network jitter nobody asked for.
+        var parameters = sched_param(sched_priority: 50)
+        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
         var seed = plan.seed
         // SplitMix64 to [0, 1): seeded jitter, the same on every run.
         func uniform() -> Double {

@@ -4,11 +4,13 @@ import Testing
 import ToneTestSupport
 
 extension JackServerTests {
-    /// Long mode only (TONENODE_LINK_RELAY=1): it does not pass yet. Measured
-    /// on this machine: a +5 ms step read as +5.18 ms while zita-n2j's loop
-    /// was still pulling the latency over (not steady within 20 s), and none
-    /// of three 30 ms bursts of lost datagrams was counted apart, because the
-    /// moving latency already kept the dropout detector's model from fitting.
+    /// Long mode only (TONENODE_LINK_RELAY=1): about 50 s, and at the edge of
+    /// what this bridge holds still. Measured on this machine: a +5 ms step
+    /// read as +4.942, +4.856 and +4.910 ms in three runs (the zita loop
+    /// itself wanders by a few frames, 0.05–0.1 ms, between the before and
+    /// after stretches), and three 30 ms bursts of dropped datagrams as 3
+    /// dropouts each time. Before the relay thread ran at real-time priority
+    /// the bridge never held still enough to measure.
     @Suite("tonenode link against a relay that delays, jitters and drops (zita-njbridge)",
            .enabled(if: ZitaLoop.isInstalled && ProcessInfo.processInfo.environment["TONENODE_LINK_RELAY"] == "1"))
     struct LinkRelayTests {
@@ -40,7 +42,7 @@ extension JackServerTests {
                 let last = Self.latencies(meter).suffix(6)
                 return last.count == 6 && (last.max() ?? 0) - (last.min() ?? 0) < 1
             }
-            #expect(meter.waitUntil(timeoutSeconds: 20) { _ in settled() },
+            #expect(meter.waitUntil(timeoutSeconds: 40) { _ in settled() },
                     "the bridge never settled: relay \(relay.log), link \(meter.stdout.suffix(600))")
             let before = try #require(Self.median(Self.latencies(meter).suffix(6)))
 
@@ -52,12 +54,12 @@ extension JackServerTests {
             // latency over in seconds. Wait until it is steady again.
             usleep(5_000_000)
             func steady() -> Bool {
-                let last = Self.latencies(meter).suffix(10)
-                return last.count == 10 && (last.max() ?? 0) - (last.min() ?? 0) < 0.5
+                let last = Self.latencies(meter).suffix(15)
+                return last.count == 15 && (last.max() ?? 0) - (last.min() ?? 0) < 1
             }
             #expect(meter.waitUntil(timeoutSeconds: 60) { _ in steady() },
                     "no steady latency after the step: \(Self.latencies(meter).suffix(40).map { String(format: "%.1f", $0) })")
-            let after = try #require(Self.median(Self.latencies(meter).suffix(6)))
+            let after = try #require(Self.median(Self.latencies(meter).suffix(15)))
             let changeMs = (after - before) / 48
             report(String(format: "relay +%.1f ms: latency %.3f → %.3f frames, change %.4f ms (%d readings after the step)",
                           stepMs, before, after, changeMs, linkReadings(meter).count - stepReadings))
