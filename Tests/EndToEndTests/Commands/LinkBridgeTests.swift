@@ -131,3 +131,28 @@ extension JackServerTests {
         }
     }
 }
+
+extension JackServerTests {
+    @Suite("tonenode link when the server goes away")
+    struct LinkRestartTests {
+        @Test("the server stops and comes back under its name: link reconnects and measures on; the summary spans both")
+        func reconnects() throws {
+            let name = "tn-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let first = try startServer(name: name)
+            let meter = try LiveCommand(["link", "--json", "-s", name, "-n", "meter", "--connect-out", "meter:in",
+                                         "--duration", "8"])
+            defer { meter.stop() }
+            #expect(meter.waitUntil(timeoutSeconds: 10) { linkReadings($0).count >= 3 })
+            first.stop()
+            #expect(meter.waitUntil(timeoutSeconds: 5) { $0.stderr.contains("went away") })
+            let second = try startServer(name: name)
+            defer { second.stop() }
+            let status = meter.exitStatus(timeoutSeconds: 30)
+            #expect(status?.status == 0, "stderr: \(meter.stderr)")
+            let summary = try #require(meter.reports.last { $0["summary"] as? Bool == true })
+            #expect(summary["sessions"] as? Int == 2)
+            #expect((summary["readings_with_probe"] as? Int ?? 0) >= 8)
+            #expect(abs((summary["latency_median_frames"] as? Double ?? 0) - 256) < 0.01)
+        }
+    }
+}
