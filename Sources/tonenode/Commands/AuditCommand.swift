@@ -19,8 +19,9 @@ struct AuditCommand: ParsableCommand {
             when a client on the path runs before ours), so the path's own latency \
             is the measured figure minus those whole periods (a misreport of a \
             whole number of periods cannot be told from them). It \
-            prints measured, reported and their difference in frames, and flags a \
-            difference over 1 frame (--json: one object).
+            prints measured, reported (a range when other sources feed the path) \
+            and the difference from the nearest end of that range in frames, and \
+            flags a difference over 1 frame (--json: one object).
             Exit status: 0 when the report is right to 1 frame, 2 when it is not, \
             1 on a runtime error, 64 on a bad option.
             """)
@@ -64,13 +65,17 @@ struct AuditCommand: ParsableCommand {
         let measurement = try recorded.recording.withUnsafeBufferPointer {
             try ChainAnalyzer.analyze(recorded.signal, recording: $0)
         }
-        let reportedFrames = Double(reported?.upperBound ?? 0)
+        // Other sources feeding the path (jack_thru connects the system
+        // capture too) widen the range JACK reports at our `in`: the path is
+        // reported right when its latency lies inside it.
+        let reportedRange = reported ?? 0...0
         // JACK's cycle: one period for a loop, two when a client on the path
         // runs before ours in the cycle order (the order clients joined in).
         let period = Double(recorded.periodFrames)
-        let cycles = max(1, ((measurement.latencyFrames - reportedFrames + 0.5) / period).rounded(.down))
+        let cycles = max(1, ((measurement.latencyFrames - Double(reportedRange.lowerBound) + 0.5) / period).rounded(.down))
         let pathFrames = measurement.latencyFrames - cycles * period
-        let difference = pathFrames - reportedFrames
+        let nearest = min(max(pathFrames, Double(reportedRange.lowerBound)), Double(reportedRange.upperBound))
+        let difference = pathFrames - nearest
         let flagged = abs(difference) > Self.toleranceFrames
         let path = (jack.connectOut + jack.connectIn).joined(separator: " … ")
         if json {

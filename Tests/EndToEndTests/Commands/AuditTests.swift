@@ -36,6 +36,34 @@ extension JackServerTests {
             #expect(abs((liar.result?["difference_frames"] as? Double ?? 0) - delay.delayFrames) < 0.01)
         }
 
+        static let limiter = "http://plugin.org.uk/swh-plugins/fastLookaheadLimiter"
+        static var jalvInstalled: Bool {
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/jalv")
+                && FileManager.default.fileExists(atPath: "/usr/lib/lv2/fast_lookahead_limiter-swh.lv2")
+        }
+
+        @Test("jalv hosting a look-ahead limiter (swh-lv2): measured = the plugin's latency; what JACK reports is judged",
+              .enabled(if: jalvInstalled))
+        func jalvLimiter() throws {
+            let server = try startServer(periodFrames: 256)
+            // jalv's console reads commands from stdin; a pipe kept open keeps it running.
+            let jalv = try LiveCommand(["-n", "lim", Self.limiter], executable: "/usr/bin/jalv",
+                                       environment: ["JACK_DEFAULT_SERVER": server.name], input: .pipe)
+            defer { jalv.stop() }
+            try waitForPort("lim:out_1", server: server.name)
+            let (status, result) = try Self.audit(server.name, ["--connect-out", "lim:in_1", "--connect-in", "lim:out_1"])
+            let measured = try #require(result?["measured_frames"] as? Double)
+            let reported = result?["reported_max_frames"] as? Int ?? -1
+            report(String(format: "audit: jalv + fastLookaheadLimiter measured %.4f frames, reported %d", measured, reported))
+            // The plugin's latency port says 240 frames at 48 kHz (jalv sets it on the ports).
+            #expect(abs(measured - 240) < 0.01)
+            // jalv 1.6.6 adds it to its input's capture latency and its output's
+            // playback latency, not to what it passes on: downstream reads 0.
+            let misreported = abs(Double(reported) - measured) > 1
+            #expect(result?["misreported"] as? Bool == misreported)
+            #expect(status == (misreported ? 2 : 0))
+        }
+
         @Test("audit needs a path")
         func needsPath() throws {
             let result = try runCommand(["audit"], environment: ["JACK_DEFAULT_SERVER": "tn-none-\(getpid())"])
