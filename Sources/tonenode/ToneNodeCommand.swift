@@ -22,7 +22,7 @@ struct ToneNodeCommand: AsyncParsableCommand {
             """,
         subcommands: [RunCommand.self, AnalyzeCommand.self, MeasureCommand.self, DemoCommand.self,
                       PatchCommand.self, EncodeCommand.self, DecodeCommand.self,
-                      SendCommand.self, ReceiveCommand.self])
+                      SendCommand.self, ReceiveCommand.self, LinkCommand.self, AuditCommand.self])
 
     /// Like ArgumentParser's `main`, but a bad option is one line on stderr
     /// (no usage dump), so scripts and people see just the reason.

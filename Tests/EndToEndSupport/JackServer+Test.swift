@@ -5,9 +5,10 @@ import ToneJack
 /// A private `jackd` (dummy backend) for one test, stopped by PID when released.
 public func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000,
                         name: String = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
-                        driverArguments: [String] = []) throws -> PrivateJackServer {
+                        driverArguments: [String] = [], realtime: Bool = false) throws -> PrivateJackServer {
     try PrivateJackServer(name: name, sampleRateHz: sampleRateHz, periodFrames: periodFrames,
-                          logFile: NSTemporaryDirectory() + "\(name).log", driverArguments: driverArguments)
+                          logFile: NSTemporaryDirectory() + "\(name).log", driverArguments: driverArguments,
+                          realtime: realtime)
 }
 
 // jackd2's example tools are given the server in $JACK_DEFAULT_SERVER, never

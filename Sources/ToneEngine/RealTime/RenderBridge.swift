@@ -17,6 +17,11 @@ extension MeasureEngine {
     static let renderFunction: ProcessBridge.RenderFunction = measureEngineRender
 }
 
+extension LinkEngine {
+    /// `LinkEngine`'s entry point for a `ProcessBridge`.
+    static let renderFunction: ProcessBridge.RenderFunction = linkEngineRender
+}
+
 /// Every channel and the period's MIDI events into `Engine.render(inputs:…)`.
 @_noLocks
 private func engineRender(_ context: UnsafeMutableRawPointer?,
@@ -48,6 +53,22 @@ private func measureEngineRender(_ context: UnsafeMutableRawPointer?,
     guard let context, let inputs, let outputs, channels >= 1,
           let input = inputs[0], let output = outputs[0] else { return }
     Unmanaged<MeasureEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {
+        $0.render(input: input, output: output, frames: Int(frames))
+    }
+}
+
+/// Channel 0 into `LinkEngine.render`; the link client has no MIDI port.
+@_noLocks
+private func linkEngineRender(_ context: UnsafeMutableRawPointer?,
+                              _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
+                              _ outputs: UnsafePointer<UnsafeMutablePointer<Float>?>?,
+                              _ channels: UInt32,
+                              _ frames: UInt32,
+                              _ midi: UnsafeRawPointer?,
+                              _ midiCount: UInt32) {
+    guard let context, let inputs, let outputs, channels >= 1,
+          let input = inputs[0], let output = outputs[0] else { return }
+    Unmanaged<LinkEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {
         $0.render(input: input, output: output, frames: Int(frames))
     }
 }

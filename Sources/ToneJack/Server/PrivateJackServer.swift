@@ -12,10 +12,12 @@ public final class PrivateJackServer: @unchecked Sendable {
     public var pid: Int32 { process.processIdentifier }
 
     /// Starts `jackd -n NAME --no-realtime -d dummy -r RATE -p PERIOD` and
-    /// waits until a client can connect.
+    /// waits until a client can connect. `realtime`: `-R` instead of
+    /// `--no-realtime` (where the system allows it), for tests whose dummy
+    /// clock must keep time well, such as two servers bridged by a resampler.
     public init(name: String = "tonenode-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
                 sampleRateHz: Int = 48000, periodFrames: Int = 256, timeoutSeconds: Double = 10,
-                logFile: String? = nil, driverArguments: [String] = []) throws(PrivateJackServerError) {
+                logFile: String? = nil, driverArguments: [String] = [], realtime: Bool = false) throws(PrivateJackServerError) {
         guard let jackd = Self.findExecutable("jackd") else {
             throw .notInstalled
         }
@@ -25,7 +27,7 @@ public final class PrivateJackServer: @unchecked Sendable {
         self.periodFrames = periodFrames
         process = Process()
         process.executableURL = URL(fileURLWithPath: jackd)
-        process.arguments = ["-n", name, "--no-realtime", "-d", "dummy",
+        process.arguments = ["-n", name, realtime ? "-R" : "--no-realtime", "-d", "dummy",
                              "-r", String(sampleRateHz), "-p", String(periodFrames)] + driverArguments
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_NO_AUDIO_RESERVATION"] = "1"

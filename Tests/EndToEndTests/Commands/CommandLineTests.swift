@@ -72,6 +72,8 @@ extension JackServerTests {
                 ["run", "--fft-size", "1000"], ["run", "--hop", "8192"], ["run", "--freq", "nan"],
                 ["run", "--freq", "-5"], ["run", "--level", "inf"], ["run", "--band", "9:3"],
                 ["run", "--snr-min", "nan"], ["analyze", "x.wav", "--channel", "0"], ["run", "--duration", "-1"],
+                ["link", "--max-latency-ms", "-1"], ["link", "--max-jitter-ms", "nan"], ["link", "--max-dropouts", "-2"],
+                ["link", "--duration", "0"], ["link", "--plot", "x.png"], ["link", "--level", "3"],
               ])
         func badOptions(arguments: [String]) throws {
             let result = try runCommand(arguments, environment: ["JACK_DEFAULT_SERVER": "tn-none-\(getpid())"])

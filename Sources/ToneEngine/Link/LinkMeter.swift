@@ -1,0 +1,107 @@
+import Foundation
+import ToneDSP
+import ToneJack
+
+/// Measures a link for as long as it is asked to: one JACK client (ports
+/// `in`, `out`), a `LinkEngine` on the JACK thread, the analysis on the
+/// calling thread (one FFT pass per probe period, about three a second).
+///
+/// Order as in jack2's simple_client: open → probe for the server's rate →
+/// register → callbacks → activate → connect → read until told to stop, the
+/// time is up or the server goes away. Main thread only.
+public enum LinkMeter {
+    public struct Settings: Sendable {
+        public var clientName = "tonenode"
+        public var serverName: String?
+        public var connectIn: [String] = []
+        public var connectOut: [String] = []
+        /// Play the probe (round trip); false: only listen (one way).
+        public var plays = true
+        public var levelDBFS = -12.0
+        public init() {}
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case serverGone
+
+        public var description: String {
+            switch self {
+            case .serverGone: return "the JACK server went away during the measurement"
+            }
+        }
+    }
+
+    /// How one session (one server connection) ended.
+    public enum Ending: Sendable, Equatable {
+        case stopped
+        case serverGone
+    }
+
+    public struct Session {
+        public var clientName: String
+        public var sampleRateHz: Int
+        public var periodFrames: Int
+        public var xruns: Int
+        /// Frames our own capture ring lost (the analysis fell behind), not the link's.
+        public var capturedFramesLost: Int
+        public var analyzer: LinkAnalyzer
+        public var ending: Ending
+    }
+
+    /// - Parameters:
+    ///   - opened: after activation and connection (client, probe, input and output port names).
+    ///   - onReading: each reading as it completes, with the analyzer that made it.
+    ///   - shouldStop: asked between waits (about every 100 ms).
+    public static func measure(_ settings: Settings,
+                               opened: (JackClient, LinkProbe, String, String) -> Void,
+                               onReading: (LinkReading, LinkAnalyzer) -> Void,
+                               shouldStop: () -> Bool) throws -> Session {
+        let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
+        defer { client.close() }
+        let probe = LinkProbe(sampleRateHz: Double(client.sampleRateHz), levelDBFS: settings.levelDBFS)
+        let engine = LinkEngine(probe: probe, plays: settings.plays)
+        let inPort = try client.registerAudioPort("in", isInput: true)
+        let outPort = try client.registerAudioPort("out", isInput: false)
+        let bridge = try ProcessBridge(client: client, channels: [(inPort, outPort)],
+                                       wakeEveryFrames: probe.periodFrames / 4,
+                                       renderer: engine, render: LinkEngine.renderFunction)
+        // The client is closed, and its callbacks stop, before the bridge goes.
+        defer {
+            client.close(serverAlive: !bridge.isShutdown)
+            withExtendedLifetime(bridge) {}
+        }
+        try client.activate()
+        let input = client.fullName(of: inPort), output = client.fullName(of: outPort)
+        for source in settings.connectIn { try client.connect(from: source, to: input) }
+        for destination in settings.connectOut { try client.connect(from: output, to: destination) }
+        opened(client, probe, input, output)
+
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: !settings.plays)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: probe.periodFrames)
+        defer { scratch.deallocate() }
+        var streamFrame = 0
+        var ending = Ending.stopped
+        while true {
+            if shouldStop() { break }
+            if bridge.isShutdown {
+                ending = .serverGone
+                break
+            }
+            bridge.wait(timeoutMilliseconds: 100)
+            while true {
+                let (count, gap) = engine.capture.read(into: scratch, maxCount: probe.periodFrames)
+                if let gap { streamFrame += gap.frames }
+                if count == 0 && gap == nil { break }
+                guard count > 0 else { continue }
+                for reading in analyzer.append(UnsafeBufferPointer(start: scratch, count: count), startFrame: streamFrame) {
+                    onReading(reading, analyzer)
+                }
+                streamFrame += count
+            }
+        }
+        analyzer.finish()
+        return Session(clientName: client.name, sampleRateHz: client.sampleRateHz, periodFrames: client.bufferFrames,
+                       xruns: bridge.xruns, capturedFramesLost: engine.capture.droppedFrames.load(ordering: .relaxed),
+                       analyzer: analyzer, ending: ending)
+    }
+}

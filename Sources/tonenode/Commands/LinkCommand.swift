@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import ToneCore
+import ToneDSP
+import ToneEngine
+import ToneJack
+
+struct LinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link",
+        abstract: "Measure a link between JACK servers (a network bridge): latency, jitter, dropouts, clock drift.",
+        discussion: """
+            Round trip (default): plays a periodic probe (a random-phase multisine, \
+            one period of 2^n frames ≥ 0.25 s: 16384 frames at 48 kHz) on `out` into \
+            the bridge; the far end loops it back (a second bridge, or a JACK \
+            connection on the far server) into `in`. Every probe period (about \
+            three readings a second) it prints the round-trip latency to about \
+            1/1000 frame (the convention jack_iodelay uses), the gain, the level, and \
+            the dropouts so far; every step of the latency (a bridge resync) is \
+            reported with its time. Latencies up to one probe period (0.34 s at \
+            48 kHz) are unambiguous.
+            One way (--listen, on the far server): reads the probe another `tonenode \
+            link` plays and reports the drift between the two servers' sample clocks \
+            in ppm from the slope of the delay, with its resolution, the level, \
+            dropouts (count, duration, time) and when the bridge's resampler settled.
+            Live lines on stdout (--json: one object per reading, then a summary \
+            object with "summary":true); the summary on exit (SIGINT/SIGTERM or \
+            --duration). When the server goes away it waits for it to come back \
+            and measures on (--no-reconnect: exit).
+            Exit status: 0 within the limits given (--max-latency-ms, \
+            --max-jitter-ms, --max-dropouts; jitter is the spread of the latency \
+            readings, max − min), 2 when a limit was broken, 1 on a runtime error, \
+            64 on a bad option.
+            """)
+
+    @OptionGroup(title: "JACK") var jack: JackOptions
+
+    @Flag(help: "One way: only listen (no probe on `out`), report clock drift, level and dropouts.")
+    var listen = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Peak level of the probe in dBFS.", valueName: "dbfs"))
+    var level = -12.0
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(name: .customLong("max-latency-ms"), help: ArgumentHelp("Fail (status 2) when the latency exceeds this.", valueName: "ms"))
+    var maxLatencyMs: Double?
+
+    @Option(name: .customLong("max-jitter-ms"), help: ArgumentHelp("Fail (status 2) when the latency readings spread more than this.", valueName: "ms"))
+    var maxJitterMs: Double?
+
+    @Option(name: .customLong("max-dropouts"), help: ArgumentHelp("Fail (status 2) with more dropouts than this.", valueName: "n"))
+    var maxDropouts: Int?
+
+    @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
+    var noReconnect = false
+
+    @Flag(help: "One JSON object per reading and one summary object.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also write the latency (one way: the delay) over time, dropouts marked, as an SVG picture to this file.",
+                               valueName: "file.svg"))
+    var plot: String?
+
+    var limits: LinkLimits { LinkLimits(maxLatencyMs: maxLatencyMs, maxJitterMs: maxJitterMs, maxDropouts: maxDropouts) }
+
+    func validate() throws {
+        if let problem = NodeSettings.levelProblem(level) { throw ValidationError(problem.description) }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
+        if let problem = limits.problem { throw ValidationError(problem) }
+        if let plot { try PlotOption.validate(plot) }
+    }
+
+    func run() throws {
+        Denormals.flushToZeroOnThisThread()
+        var settings = LinkMeter.Settings()
+        settings.clientName = jack.name
+        settings.serverName = jack.server
+        settings.connectIn = jack.connectIn
+        settings.connectOut = jack.connectOut
+        settings.plays = !listen
+        settings.levelDBFS = level
+        let stop = StopRelay()
+        let watcher = SignalWatcher { stop.request() }
+        defer { watcher.cancel() }
+        let started = Date()
+        let deadline = duration.map { started.addingTimeInterval($0) }
+        let shouldStop = { stop.isRequested || deadline.map { Date() >= $0 } ?? false }
+        var output = LinkOutput(json: json, oneWay: listen)
+        var failure: Error?
+        while !shouldStop() {
+            do {
+                let session = try LinkMeter.measure(settings, opened: { client, probe, input, output in
+                    Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
+                                + "ports \(input) (in), \(output) (out); probe period \(probe.periodFrames) frames; "
+                                + (listen ? "listening…" : "measuring the round trip…"))
+                }, onReading: { reading, analyzer in
+                    output.reading(reading, analyzer: analyzer, offsetSeconds: output.offsetSeconds)
+                }, shouldStop: shouldStop)
+                output.finish(session)
+                if session.ending == .serverGone {
+                    Console.err("the JACK server went away" + (noReconnect ? "" : "; waiting for it to come back"))
+                    if noReconnect { failure = LinkMeter.Failure.serverGone; break }
+                    while !shouldStop() && !JackClient.serverIsReachable(serverName: jack.server) { usleep(200_000) }
+                    output.offsetSeconds = Date().timeIntervalSince(started)
+                }
+            } catch {
+                if output.sessions.isEmpty || noReconnect { throw error }
+                usleep(500_000)
+            }
+        }
+        let summary = output.summary(limits: limits)
+        Console.out(summary.text)
+        if let plot { try PlotOption.write(output.plotSVG(), to: plot) }
+        if let failure { throw failure }
+        if !summary.violations.isEmpty {
+            for line in summary.violations { Console.err("limit broken: " + line) }
+            throw ExitCode(2)
+        }
+    }
+}

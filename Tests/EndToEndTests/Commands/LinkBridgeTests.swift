@@ -1,0 +1,178 @@
+import EndToEndSupport
+import Foundation
+import Testing
+import ToneJack
+import ToneTestSupport
+
+/// A round trip between two private servers through zita-njbridge on
+/// 127.0.0.1: on A, `tx` (zita-j2n) sends to B's `rx` (zita-n2j); on B, `rx`
+/// is wired into B's `tx`, which sends back to A's `rx`. Two channels: the
+/// first for `tonenode link`, the second for `jack_iodelay`, through the same
+/// resamplers at the same time. Every process stopped by PID.
+final class ZitaLoop {
+    let a: PrivateJackServer
+    let b: PrivateJackServer
+    private var processes: [LiveCommand] = []
+
+    /// - Parameters:
+    ///   - forwardPort: where B's `rx` listens (a relay may sit in front: `sendTo`).
+    init(periodA: Int, periodB: Int, forwardPort: UInt16, returnPort: UInt16, sendTo: UInt16? = nil) throws {
+        // Dummy servers without real-time scheduling keep time so badly on a
+        // busy machine that zita-n2j's resampler swings by ±0.1 % (its --info
+        // shows it) and no meter (jack_iodelay neither) can read the loop.
+        a = try startServer(periodFrames: periodA, realtime: true)
+        b = try startServer(periodFrames: periodB, realtime: true)
+        // One client at a time: two libjack clients opening on two servers at
+        // the same moment sometimes fail ("Cannot open … client").
+        try start("zita-j2n", ["--jserv", a.name, "--jname", "tx", "--chan", "2", "--float",
+                               "127.0.0.1", String(sendTo ?? forwardPort)], wait: "tx:in_1", on: a)
+        try start("zita-j2n", ["--jserv", b.name, "--jname", "tx", "--chan", "2", "--float",
+                               "127.0.0.1", String(returnPort)], wait: "tx:in_1", on: b)
+        // zita-n2j's extra buffering (10 ms by default) must outlast the
+        // sender's period and its own, or it runs dry every period (a
+        // 1024-frame end did: `link` counted a dropout every 21 ms).
+        let buffer = { (periods: Int) in String(10 + 2 * periods * 1000 / 48000) }
+        try start("zita-n2j", ["--jserv", b.name, "--jname", "rx", "--chan", "1,2", "--buff", buffer(max(periodA, periodB)),
+                               "127.0.0.1", String(forwardPort)], wait: "rx:out_1", on: b)
+        try start("zita-n2j", ["--jserv", a.name, "--jname", "rx", "--chan", "1,2", "--buff", buffer(max(periodA, periodB)),
+                               "127.0.0.1", String(returnPort)], wait: "rx:out_1", on: a)
+        for channel in 1...2 { try jackConnect("rx:out_\(channel)", "tx:in_\(channel)", server: b.name) }
+    }
+
+    private func start(_ tool: String, _ arguments: [String], wait port: String, on server: PrivateJackServer) throws {
+        processes.append(try LiveCommand(arguments, executable: "/usr/bin/\(tool)", stopGraceSeconds: 2))
+        try waitForPort(port, server: server.name, timeoutSeconds: 10)
+    }
+
+    deinit {
+        for process in processes.reversed() { process.stop() }
+    }
+
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/zita-n2j") }
+
+    /// Two UDP ports for this process (bridges in parallel test runs must not meet).
+    static func ports() -> (UInt16, UInt16) {
+        let base = UInt16(20000 + Int(getpid()) % 20000 + Int.random(in: 0..<200) * 2)
+        return (base, base + 1)
+    }
+}
+
+/// The numbers of `tonenode link --json`'s per-reading lines.
+func linkReadings(_ command: LiveCommand) -> [[String: Any]] {
+    command.reports.filter { $0["summary"] == nil }
+}
+
+extension JackServerTests {
+    @Suite("tonenode link across zita-njbridge (UDP on 127.0.0.1)", .enabled(if: ZitaLoop.isInstalled))
+    struct LinkBridgeTests {
+        @Test("round trip and one way, different periods on the two ends; agrees with jack_iodelay on the same bridge",
+              arguments: [(256, 64), (256, 1024), (1024, 256)])
+        func roundTrip(periodA: Int, periodB: Int) throws {
+            let (forward, back) = ZitaLoop.ports()
+            let loop = try ZitaLoop(periodA: periodA, periodB: periodB, forwardPort: forward, returnPort: back)
+            // jack_iodelay on the second channel, at the same time.
+            let iodelay = try LiveCommand.jackTool("/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_iodelay"], server: loop.a.name)
+            defer { iodelay.stop() }
+            try waitForPort("jack_delay:in", server: loop.a.name)
+            try jackConnect("jack_delay:out", "tx:in_2", server: loop.a.name)
+            try jackConnect("rx:out_2", "jack_delay:in", server: loop.a.name)
+
+            // zita-n2j syncs a few seconds after its sender starts: wait until
+            // jack_iodelay hears its own signal come back.
+            let synced = iodelay.waitUntil(timeoutSeconds: 20) { command in
+                command.stdout.split(separator: "\n").contains {
+                    $0.contains("total roundtrip latency") && (Double($0.split(separator: " ").first ?? "") ?? 0) > 0
+                }
+            }
+            #expect(synced, "the bridge never carried jack_iodelay's signal: \(iodelay.stdout.suffix(300))")
+            // A busy machine can knock the loop off its feet for seconds (both
+            // meters then see a latency racing by frames a second): up to three
+            // tries, the first where most readings carry the probe.
+            var iodelayStart = 0
+            var listener: LiveCommand
+            var meter: LiveCommand
+            var attempt = 0
+            repeat {
+                attempt += 1
+                iodelayStart = iodelay.stdout.count
+                listener = try LiveCommand(["link", "--listen", "--json", "-s", loop.b.name, "-n", "listener",
+                                            "--connect-in", "rx:out_1", "--duration", "9"])
+                meter = try LiveCommand(["link", "--json", "-s", loop.a.name, "-n", "meter", "--connect-out", "tx:in_1",
+                                         "--connect-in", "rx:out_1", "--duration", "8", "--max-latency-ms", "200"])
+                _ = meter.exitStatus(timeoutSeconds: 30)
+                _ = listener.exitStatus(timeoutSeconds: 30)
+                let readings = linkReadings(meter)
+                let carried = readings.filter { $0["latency_frames"] as? Double != nil }.count
+                if carried * 2 >= readings.count || attempt == 3 { break }
+                report("zita-njbridge A \(periodA) / B \(periodB): \(carried) of \(readings.count) readings carried the probe; again")
+            } while true
+            let meterStatus = meter.exitStatus(timeoutSeconds: 1)
+            let listenerStatus = listener.exitStatus(timeoutSeconds: 1)
+            #expect(meterStatus?.status == 0, "link: \(meter.stderr)")
+            #expect(listenerStatus?.status == 0, "link --listen: \(listener.stderr)")
+
+            // This machine's dummy clocks make the two resampler loops hunt:
+            // the loop wanders by a fraction of a frame a second when calm and
+            // by frames when the machine is busy (jack_iodelay sees the same).
+            // So: most readings carry the probe, and the two meters, on two
+            // channels of the same bridge over the same seconds, agree on the median.
+            let readings = linkReadings(meter)
+            let latencies = readings.compactMap { $0["latency_frames"] as? Double }
+            #expect(readings.count >= 20 && latencies.count * 2 >= readings.count,
+                    "readings \(readings.count), with the probe \(latencies.count)")
+            let sorted = latencies.sorted()
+            let median = try #require(sorted.isEmpty ? nil : sorted[sorted.count / 2])
+            let figures = String(iodelay.stdout.dropFirst(iodelayStart)).split(separator: "\n")
+                .filter { $0.contains("total roundtrip latency") }
+                .compactMap { Double($0.split(separator: " ").first ?? "") }.filter { $0 > 0 }.sorted()
+            let reference = try #require(figures.isEmpty ? nil : figures[figures.count / 2],
+                                         "jack_iodelay printed no latency: \(iodelay.stdout.suffix(400))")
+            report(String(format: "zita-njbridge A %d / B %d frames: link median %.3f frames (%.3f ms), min %.4f, max %.3f; "
+                          + "jack_iodelay median %.3f, min %.4f, max %.3f (%d figures)", periodA, periodB, median, median / 48,
+                          sorted.first ?? 0, sorted.last ?? 0, reference, figures.first ?? 0, figures.last ?? 0, figures.count))
+            #expect(median > Double(periodA) && median < 0.2 * 48000, "a plausible bridge latency")
+            #expect(abs(reference - median) < 2, "link \(median) vs jack_iodelay \(reference)")
+            // The probe's RMS level (−24.7 dBFS at −12 dBFS peak) comes back whole.
+            let levels = readings.compactMap { $0["level_dbfs"] as? Double }.sorted()
+            #expect(abs((levels.isEmpty ? 0 : levels[levels.count / 2]) + 24.69) < 0.5, "\(levels)")
+
+            // One way on B: the drift between the two dummy clocks, with its resolution.
+            let summary = try #require(listener.reports.last { $0["summary"] as? Bool == true })
+            let drift = try #require(summary["drift_ppm"] as? Double, "\(listener.stdout.suffix(600))")
+            let resolution = try #require(summary["drift_resolution_ppm_1s"] as? Double)
+            report(String(format: "one way A→B: drift %+.3f ppm, resolution %.4f ppm over 1 s of averaging, settled after %.1f s",
+                          drift, resolution, summary["settled_after_s"] as? Double ?? -1))
+            // Two dummy clocks on one machine agree in the long run; over 9 s
+            // the loop's own wander (up to 20 frames when the machine is busy)
+            // reads as hundreds of ppm. The estimator's accuracy is checked
+            // offline (LinkAnalyzerTests); here: a figure, its resolution, sane.
+            #expect(drift.isFinite && abs(drift) < 5000 && resolution.isFinite && resolution > 0)
+            #expect(abs((summary["level_dbfs"] as? Double ?? 0) + 24.69) < 0.5)
+        }
+    }
+}
+
+extension JackServerTests {
+    @Suite("tonenode link when the server goes away")
+    struct LinkRestartTests {
+        @Test("the server stops and comes back under its name: link reconnects and measures on; the summary spans both")
+        func reconnects() throws {
+            let name = "tn-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let first = try startServer(name: name)
+            let meter = try LiveCommand(["link", "--json", "-s", name, "-n", "meter", "--connect-out", "meter:in",
+                                         "--duration", "8"])
+            defer { meter.stop() }
+            #expect(meter.waitUntil(timeoutSeconds: 10) { linkReadings($0).count >= 3 })
+            first.stop()
+            #expect(meter.waitUntil(timeoutSeconds: 5) { $0.stderr.contains("went away") })
+            let second = try startServer(name: name)
+            defer { second.stop() }
+            let status = meter.exitStatus(timeoutSeconds: 30)
+            #expect(status?.status == 0, "stderr: \(meter.stderr)")
+            let summary = try #require(meter.reports.last { $0["summary"] as? Bool == true })
+            #expect(summary["sessions"] as? Int == 2)
+            #expect((summary["readings_with_probe"] as? Int ?? 0) >= 8)
+            #expect(abs((summary["latency_median_frames"] as? Double ?? 0) - 256) < 0.01)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import ToneTestSupport
+@testable import ToneDSP
+
+@Suite("Link probe on synthetic links")
+struct LinkAnalyzerTests {
+    static let probe = LinkProbe(sampleRateHz: 48000)
+
+    @Test("a fixed delay reads to 1/1000 frame, gain to 0.01 dB, no dropout",
+          arguments: [0.0, 256.0, 1234.375, 9000.9])
+    func fixedDelay(delayFrames: Double) {
+        let probe = Self.probe
+        let stream = LinkChannel.render(probe, frames: 4 * probe.periodFrames, gain: 0.5, noiseDBFS: -90) { _ in delayFrames }
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(analyzer, stream)
+        #expect(analyzer.readings.count == 4)
+        // The first period is the probe's start-up in the stream (no history before frame 0) only when the delay is 0.
+        for reading in analyzer.readings {
+            #expect(reading.hasProbe)
+            #expect(abs(reading.latencyFrames - delayFrames) < 0.001, "read \(reading.latencyFrames)")
+            #expect(abs(reading.gainDB - 20 * log10(0.5)) < 0.01)
+            #expect(reading.residualDB < -40)
+        }
+        #expect(analyzer.dropouts.isEmpty)
+        #expect(analyzer.changes.isEmpty)
+    }
+
+    @Test("a delay step is one change, at its time, of its size (to 0.01 frame)")
+    func delayStep() throws {
+        let probe = Self.probe
+        let stepFrame = 5 * probe.periodFrames + 3000
+        let stream = LinkChannel.render(probe, frames: 9 * probe.periodFrames) { $0 < stepFrame ? 100.25 : 148.25 }
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(analyzer, stream)
+        let change = try #require(analyzer.changes.first)
+        #expect(analyzer.changes.count == 1)
+        #expect(abs(change.toFrames - change.fromFrames - 48) < 0.01, "\(change)")
+        let stepSeconds = Double(stepFrame) / 48000
+        #expect(change.timeSeconds >= stepSeconds && change.timeSeconds <= stepSeconds + 2 * probe.maximumLatencySeconds)
+    }
+
+    @Test("every dropout burst is counted, with its time and length")
+    func dropouts() {
+        let probe = Self.probe
+        var random = SeededRandom(seed: 15)
+        var bursts: [Range<Int>] = []
+        var position = 2000
+        for _ in 0..<12 {
+            position += 4000 + Int(random.uniform() * 20000)
+            let length = 64 + Int(random.uniform() * 2000)
+            bursts.append(position..<(position + length))
+            position += length
+        }
+        let frames = (position / probe.periodFrames + 2) * probe.periodFrames
+        let stream = LinkChannel.render(probe, frames: frames, delay: { _ in 77.5 }, dropouts: bursts)
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(analyzer, stream)
+        #expect(analyzer.dropouts.count == bursts.count, "\(analyzer.dropouts)")
+        for (found, burst) in zip(analyzer.dropouts, bursts) {
+            let startSeconds = Double(burst.lowerBound) / 48000, lengthSeconds = Double(burst.count) / 48000
+            let block = Double(LinkEstimator.blockFrames) / 48000
+            #expect(abs(found.startSeconds - startSeconds) <= block + 1e-9)
+            #expect(abs(found.durationSeconds - lengthSeconds) <= 2 * block + 1e-9)
+        }
+        #expect(analyzer.changes.isEmpty)
+    }
+
+    @Test("broken stretches closer than 50 ms are one dropout (a receiver resyncing after a burst)")
+    func mergedBursts() {
+        let probe = Self.probe
+        let start = probe.periodFrames + 1000
+        // 100 frames lost, 960 frames (20 ms) fine, 300 lost; then 4800 (100 ms) fine and 200 lost.
+        let broken = [start..<(start + 100), (start + 1060)..<(start + 1360), (start + 6160)..<(start + 6360)]
+        let stream = LinkChannel.render(probe, frames: 4 * probe.periodFrames, delay: { _ in 10 }, dropouts: broken)
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(analyzer, stream)
+        #expect(analyzer.dropouts.count == 2, "\(analyzer.dropouts)")
+    }
+
+    @Test("clock drift from the one-way delay's slope, within its stated resolution",
+          arguments: [37.0, -48.0, 2.5, -120.0])
+    func drift(ppm: Double) throws {
+        let probe = Self.probe
+        let stream = LinkChannel.render(probe, frames: 16 * probe.periodFrames, noiseDBFS: -80, seed: 7) {
+            500 + ppm * 1e-6 * Double($0)
+        }
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: true)
+        LinkChannel.feed(analyzer, stream)
+        let summary = LinkSummary(readings: analyzer.readings, sampleRateHz: 48000, withDrift: true)
+        let drift = try #require(summary.drift)
+        report(String(format: "drift %.1f ppm read %.4f ppm ± %.4f; resolution %.4f ppm at 1 s, %.5f at 10 s",
+                      ppm, drift.ppm, drift.standardErrorPPM, drift.resolutionPPMAt1s, drift.resolutionPPMAt10s))
+        // Beyond about 50 ppm the probe's bins move by a good fraction of a
+        // bin over a period (Doppler) and the readings scatter: still within 1 ppm at 120.
+        guard abs(ppm) <= 50 else {
+            #expect(abs(drift.ppm - ppm) < 1)
+            return
+        }
+        #expect(abs(drift.ppm - ppm) < max(0.05, 5 * drift.standardErrorPPM))
+        #expect(drift.settledAfterSeconds < 0.5)
+        #expect(analyzer.dropouts.isEmpty)
+    }
+
+    @Test("jitter: the spread of the readings, a histogram of them")
+    func jitterSpread() throws {
+        let probe = Self.probe
+        // Each period at its own delay: 40, 40.5, 41, … (a bridge that wanders).
+        let stream = LinkChannel.render(probe, frames: 8 * probe.periodFrames) {
+            40 + 0.1 * Double($0 / probe.periodFrames)
+        }
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false, changeThresholdFrames: 1)
+        LinkChannel.feed(analyzer, stream)
+        let summary = LinkSummary(readings: analyzer.readings, sampleRateHz: 48000, withDrift: false)
+        let spread = try #require(summary.latencyFrames)
+        #expect(abs(spread.minimum - 40) < 0.01 && abs(spread.maximum - 40.7) < 0.01)
+        #expect(summary.histogram.reduce(0, +) == 8)
+        #expect(analyzer.changes.isEmpty)
+    }
+
+    @Test("silence is no probe and, before the probe ever came, no dropout; the probe lost later is one")
+    func silence() {
+        let probe = Self.probe
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(analyzer, [Float](repeating: 0, count: 2 * probe.periodFrames))
+        #expect(analyzer.readings.allSatisfy { !$0.hasProbe })
+        #expect(LinkSummary(readings: analyzer.readings, sampleRateHz: 48000, withDrift: true).latencyFrames == nil)
+        #expect(analyzer.dropouts.isEmpty)
+
+        // The probe for two periods, then a period of silence, then the probe again.
+        var stream = LinkChannel.render(probe, frames: 5 * probe.periodFrames) { _ in 300 }
+        for index in 2 * probe.periodFrames..<3 * probe.periodFrames { stream[index] = 0 }
+        let again = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(again, stream)
+        #expect(again.dropouts.count == 1)
+        #expect(abs((again.dropouts.first?.durationSeconds ?? 0) - probe.maximumLatencySeconds) < 0.003)
+    }
+}
