@@ -159,8 +159,10 @@ extension JackServerTests {
         func reconnects() throws {
             let name = "tn-link-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             let first = try startServer(name: name)
+            let plot = NSTemporaryDirectory() + "tn-link-\(getpid()).svg"
+            defer { try? FileManager.default.removeItem(atPath: plot) }
             let meter = try LiveCommand(["link", "--json", "-s", name, "-n", "meter", "--connect-out", "meter:in",
-                                         "--duration", "8"])
+                                         "--duration", "8", "--plot", plot])
             defer { meter.stop() }
             #expect(meter.waitUntil(timeoutSeconds: 10) { linkReadings($0).count >= 3 })
             first.stop()
@@ -173,6 +175,8 @@ extension JackServerTests {
             #expect(summary["sessions"] as? Int == 2)
             #expect((summary["readings_with_probe"] as? Int ?? 0) >= 8)
             #expect(abs((summary["latency_median_frames"] as? Double ?? 0) - 256) < 0.01)
+            let svg = (try? String(contentsOfFile: plot, encoding: .utf8)) ?? ""
+            #expect(svg.hasPrefix("<svg") || svg.contains("<svg"), "--plot wrote \(svg.prefix(80))")
         }
     }
 }
