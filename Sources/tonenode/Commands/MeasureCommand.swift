@@ -49,10 +49,17 @@ struct MeasureCommand: ParsableCommand {
         "Longest round trip to look for, in seconds (0.05…10).", valueName: "s"))
     var maxLatency = 0.5
 
+    @Option(help: ArgumentHelp(
+        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), or all.",
+        valueName: "list"))
+    var what = MeasureSelection.default
+
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
-    @Option(help: ArgumentHelp("Also write the frequency response as an SVG picture to this file.", valueName: "file.svg"))
+    @Option(help: ArgumentHelp(
+        "Also write the frequency response as an SVG picture to this file; with --what, one picture per measurement (the others next to it as FILE-harmonics.svg, …).",
+        valueName: "file.svg"))
     var plot: String?
 
     func validate() throws {
@@ -100,20 +107,39 @@ struct MeasureCommand: ParsableCommand {
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
         })
-        let measurement = try recorded.recording.withUnsafeBufferPointer {
-            try ChainAnalyzer.analyze(recorded.signal, recording: $0)
+        let (measurement, harmonics) = try recorded.recording.withUnsafeBufferPointer { recording in
+            let deconvolution = try SweepDeconvolution(recorded.signal, recording: recording)
+            let measurement = try ChainAnalyzer.analyze(recorded.signal, recording: recording, deconvolution: deconvolution)
+            let harmonics = what.contains(.harmonics)
+                ? HarmonicAnalyzer.analyze(recorded.signal, deconvolution: deconvolution,
+                                           latencyFrames: measurement.latencyFrames)
+                : nil
+            return (measurement, harmonics)
         }
         if json {
-            Console.out(MeasureFormatter.json(measurement, clientName: recorded.clientName,
-                                              periodFrames: recorded.periodFrames, xruns: recorded.xruns))
+            var line = MeasureFormatter.jsonObject(measurement, clientName: recorded.clientName,
+                                                   periodFrames: recorded.periodFrames, xruns: recorded.xruns)
+            if let harmonics { line.add("harmonics", MeasureFormatter.json(harmonics)) }
+            Console.out(line.description)
         } else {
-            Console.out(MeasureFormatter.human(measurement, periodFrames: recorded.periodFrames, xruns: recorded.xruns))
+            var sections: [String] = []
+            if what.contains(.response) {
+                sections.append(MeasureFormatter.human(measurement, periodFrames: recorded.periodFrames, xruns: recorded.xruns))
+            } else {
+                sections.append(String(format: "latency     %12.3f frames  %9.4f ms", measurement.latencyFrames, measurement.latencyMs))
+            }
+            if let harmonics { sections.append(MeasureFormatter.human(harmonics)) }
+            Console.out(sections.joined(separator: "\n"))
         }
         if recorded.xruns > 0 {
             Console.err("warning: the server reported \(recorded.xruns) xrun(s) during the measurement; if a figure looks wrong, measure again")
         }
         if let plot {
-            try PlotOption.write(ResponsePlot.svg(measurement), to: plot)
+            if what.contains(.response) { try PlotOption.write(ResponsePlot.svg(measurement), to: plot) }
+            if let harmonics {
+                let path = what.kinds == [.harmonics] ? plot : PlotOption.sibling(of: plot, named: "harmonics")
+                try PlotOption.write(HarmonicsPlot.svg(harmonics), to: path)
+            }
         }
     }
 }

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+
+/// `measure --what response,harmonics`: which measurements to make and report.
+struct MeasureSelection: ExpressibleByArgument, Equatable {
+    /// One measurement, by the name `--what` takes.
+    enum Kind: String, CaseIterable, Comparable {
+        /// Latency, gain, frequency, THD+N at the tone, magnitude response (today's default).
+        case response
+        /// H2…H5 and THD versus frequency, phase and group delay, impulse response (same sweep: no extra time).
+        case harmonics
+
+        static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+    }
+
+    /// In the order of `Kind.allCases`, no repeats.
+    let kinds: [Kind]
+
+    static let `default` = MeasureSelection(kinds: [.response])
+
+    init(kinds: [Kind]) { self.kinds = Array(Set(kinds)).sorted() }
+
+    init?(argument: String) {
+        var kinds: [Kind] = []
+        for name in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+            if trimmed == "all" { kinds += Kind.allCases; continue }
+            guard let kind = Kind(rawValue: trimmed) else { return nil }
+            kinds.append(kind)
+        }
+        guard !kinds.isEmpty else { return nil }
+        self.init(kinds: kinds)
+    }
+
+    var defaultValueDescription: String { kinds.map(\.rawValue).joined(separator: ",") }
+    static var allValueStrings: [String] { Kind.allCases.map(\.rawValue) + ["all"] }
+
+    func contains(_ kind: Kind) -> Bool { kinds.contains(kind) }
+}
