@@ -67,15 +67,14 @@ public enum HarmonicAnalyzer {
         let highestHz = 0.97 * plan.sweepEndHz
         var orderPoints: [Int: [HarmonicAnalysis.HarmonicPoint]] = [:]
         var thd: [HarmonicAnalysis.DistortionPoint] = []
-        let steps = Int((12 * log2(highestHz / 2 / lowestHz)).rounded(.down))
-        for step in 0...max(0, steps) {
-            let f = lowestHz * pow(2, Double(step) / 12)
+        // 1/12-octave points anchored on 1 kHz (so 100 Hz, 1 kHz, 2 kHz fall on points).
+        for f in twelfthOctaves(from: lowestHz, to: highestHz / 2) {
             var power = 0.0, highest = 1, hasSecond = false
+            let fundamentals = bandSpread.map { linear.transfer(omega: 2 * Double.pi * f * $0 / rate).value }
             for k in orders where Double(k) * f * bandEdge <= highestHz && f >= lowestForOrder[k]! * bandEdge {
                 var ratioPower = 0.0, relative = Complex(0, 0)
-                for spread in bandSpread {
+                for (spread, fundamental) in zip(bandSpread, fundamentals) {
                     let omega = 2 * Double.pi * f * spread / rate
-                    let fundamental = linear.transfer(omega: omega).value
                     let atHarmonic = linear.transfer(omega: Double(k) * omega).value
                     let harmonic = pieces[k]!.harmonic(omega: Double(k) * omega, linear: atHarmonic)   // safe: one piece per order, made above
                     ratioPower += harmonic.magnitudeSquared / max(fundamental.magnitudeSquared, 1e-300)
@@ -96,9 +95,7 @@ public enum HarmonicAnalyzer {
         }
 
         var linearPoints: [HarmonicAnalysis.LinearPoint] = []
-        let linearSteps = Int((12 * log2(plan.sweepEndHz / plan.sweepStartHz)).rounded(.down))
-        for step in 0...linearSteps {
-            let f = plan.sweepStartHz * pow(2, Double(step) / 12)
+        for f in twelfthOctaves(from: plan.sweepStartHz, to: plan.sweepEndHz) {
             let (value, delayFrames) = linear.transfer(omega: 2 * Double.pi * f / rate)
             linearPoints.append(.init(frequencyHz: f, gainDB: 20 * log10(max(value.magnitude, 1e-15)),
                                       phaseDegrees: wrappedDegrees(value.phase),
@@ -117,6 +114,13 @@ public enum HarmonicAnalyzer {
                                 thd: thd, linear: linearPoints,
                                 impulseResponse: impulse,
                                 impulseStartFrame: Int(latencyFrames.rounded()) + shownFrom)
+    }
+
+    /// `1000·2^(n/12)` Hz for every n with the frequency in `low…high`.
+    static func twelfthOctaves(from low: Double, to high: Double) -> [Double] {
+        guard low > 0, high >= low else { return [] }
+        let first = Int((12 * log2(low / 1000)).rounded(.up)), last = Int((12 * log2(high / 1000)).rounded(.down))
+        return first <= last ? (first...last).map { 1000 * pow(2, Double($0) / 12) } : []
     }
 
     /// An angle in radians as degrees in (−180, 180].

@@ -17,19 +17,21 @@ extension MeasureFormatter {
             var row = "  " + label(hz) + String(repeating: " ", count: max(0, 7 - label(hz).count))
             for order in HarmonicAnalyzer.orders {
                 if let point = h.harmonic(order, at: hz), abs(log2(point.frequencyHz / hz)) < 1.0 / 24 {
-                    row += String(format: "   %7.1f %+6.0f", point.levelDB, point.phaseDegrees)
+                    // Below −200 dB there is no harmonic to speak of (a digital wire reads −300): no phase.
+                    row += point.levelDB < -200 ? pad("< -200      ", 17)
+                        : String(format: "   %7.1f %+6.0f", point.levelDB, point.phaseDegrees)
                 } else {
                     row += pad("–", 17)
                 }
             }
-            lines.append(row + String(format: "%12.1f", thd.thdDB))
+            lines.append(row + (thd.thdDB < -200 ? pad("< -200", 12) : String(format: "%12.1f", thd.thdDB)))
         }
         let marks = landmarksHz.compactMap { hz in
-            h.linear.first { abs(log2($0.frequencyHz / hz)) < 1.0 / 24 }
+            h.linear.first { abs(log2($0.frequencyHz / hz)) < 1.0 / 24 }.map { (hz, $0) }
         }
-        lines.append("phase       " + marks.map { String(format: "%@ %+.1f°", label($0.frequencyHz), $0.phaseDegrees) }
+        lines.append("phase       " + marks.map { String(format: "%@ %+.1f°", label($0.0), $0.1.phaseDegrees) }
             .joined(separator: " | ") + "   (latency removed)")
-        lines.append("group delay " + marks.map { String(format: "%@ %.3f", label($0.frequencyHz), $0.groupDelayMs) }
+        lines.append("group delay " + marks.map { String(format: "%@ %.3f", label($0.0), $0.1.groupDelayMs) }
             .joined(separator: " | ") + " ms")
         return lines.joined(separator: "\n")
     }
