@@ -25,6 +25,10 @@ public struct MeasurementSignal: Sendable {
         public var sweepSeconds: Double = 2
         /// Longest round trip the analysis can find.
         public var maxLatencySeconds: Double = 0.5
+        /// Peak levels of the level sweep's steps (a tone at `toneFrequencyHz`
+        /// after the test tone), quietest first; empty: no level sweep.
+        public var levelStepsDBFS: [Double] = []
+        public var levelStepSeconds: Double = 0.25
 
         public init(sampleRateHz: Double) {
             self.sampleRateHz = sampleRateHz
@@ -61,6 +65,10 @@ public struct MeasurementSignal: Sendable {
             if !Self.sweepSecondsRange.contains(sweepSeconds) { return "the sweep must last 0.25 to 60 s" }
             if !Self.toneSecondsRange.contains(toneSeconds) { return "the tone must last 0.25 to 60 s" }
             if !Self.maxLatencySecondsRange.contains(maxLatencySeconds) { return "the maximum latency must be 0.05 to 10 s" }
+            if !levelStepsDBFS.allSatisfy({ $0.isFinite && $0 <= 0 && $0 >= -200 }) {
+                return "the level sweep's steps must be between -200 and 0 dBFS"
+            }
+            if !levelStepsDBFS.isEmpty && !(0.1...10).contains(levelStepSeconds) { return "a level step must last 0.1 to 10 s" }
             return nil
         }
     }
@@ -74,6 +82,9 @@ public struct MeasurementSignal: Sendable {
     public let toneFrames: Int
     public let toneRampFrames: Int
     public let maxLatencyFrames: Int
+    /// First frame of the level sweep (the end of the test tone); its steps follow each other.
+    public let levelStartFrame: Int
+    public let levelStepFrames: Int
     /// Everything played, from frame 0.
     public let stimulus: [Float]
     /// Frames to record (the stimulus plus the longest latency).
@@ -95,7 +106,9 @@ public struct MeasurementSignal: Sendable {
         toneStartFrame = sweepStartFrame + sweepFrames + maxLatencyFrames
         toneFrames = Int((plan.toneSeconds * rate).rounded())
         toneRampFrames = max(1, Int(0.01 * rate))
-        var stimulus = [Float](repeating: 0, count: toneStartFrame + toneFrames)
+        levelStartFrame = toneStartFrame + toneFrames
+        levelStepFrames = Int((plan.levelStepSeconds * rate).rounded())
+        var stimulus = [Float](repeating: 0, count: levelStartFrame + plan.levelStepsDBFS.count * levelStepFrames)
         for (index, value) in sweepSamples.enumerated() { stimulus[sweepStartFrame + index] = Float(value) }
         let omega = 2 * Double.pi * plan.toneFrequencyHz / rate
         for n in 0..<toneFrames {
@@ -106,6 +119,30 @@ public struct MeasurementSignal: Sendable {
             }
             stimulus[toneStartFrame + n] = Float(value)
         }
+        Self.renderLevelSteps(plan, omega: omega, into: &stimulus, from: levelStartFrame,
+                              stepFrames: levelStepFrames, rampFrames: toneRampFrames)
         self.stimulus = stimulus
+    }
+
+    /// The level sweep: one continuous sine (the test tone's frequency) whose
+    /// amplitude steps from level to level with raised-cosine ramps, faded
+    /// in at the start and out at the end.
+    static func renderLevelSteps(_ plan: Plan, omega: Double, into stimulus: inout [Float], from start: Int,
+                                 stepFrames: Int, rampFrames: Int) {
+        let levels = plan.levelStepsDBFS.map { Decibels.amplitude(dbfs: $0) }
+        guard !levels.isEmpty else { return }
+        for n in 0..<(levels.count * stepFrames) {
+            let step = n / stepFrames, within = n % stepFrames
+            var amplitude = levels[step]
+            if within < rampFrames {
+                // Ramp from the previous step's level (silence before the first).
+                let previous = step == 0 ? 0 : levels[step - 1]
+                let weight = 0.5 - 0.5 * cos(Double.pi * Double(within) / Double(rampFrames))
+                amplitude = previous + (amplitude - previous) * weight
+            }
+            let fromEnd = levels.count * stepFrames - 1 - n
+            if fromEnd < rampFrames { amplitude *= 0.5 - 0.5 * cos(Double.pi * Double(fromEnd) / Double(rampFrames)) }
+            stimulus[start + n] = Float(amplitude * sin(omega * Double(n)))
+        }
     }
 }

@@ -50,7 +50,7 @@ struct MeasureCommand: ParsableCommand {
     var maxLatency = 0.5
 
     @Option(help: ArgumentHelp(
-        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), or all.",
+        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), or all.",
         valueName: "list"))
     var what = MeasureSelection.default
 
@@ -90,6 +90,7 @@ struct MeasureCommand: ParsableCommand {
         if let sweepEnd { plan.sweepEndHz = sweepEnd }
         plan.sweepSeconds = sweepSeconds
         plan.maxLatencySeconds = maxLatency
+        if what.contains(.levels) { plan.levelStepsDBFS = LevelSweepAnalyzer.defaultStepsDBFS }
         return try plan.validated()
     }
 
@@ -107,19 +108,23 @@ struct MeasureCommand: ParsableCommand {
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
         })
-        let (measurement, harmonics) = try recorded.recording.withUnsafeBufferPointer { recording in
+        let (measurement, harmonics, levels) = try recorded.recording.withUnsafeBufferPointer { recording in
             let deconvolution = try SweepDeconvolution(recorded.signal, recording: recording)
             let measurement = try ChainAnalyzer.analyze(recorded.signal, recording: recording, deconvolution: deconvolution)
             let harmonics = what.contains(.harmonics)
                 ? HarmonicAnalyzer.analyze(recorded.signal, deconvolution: deconvolution,
                                            latencyFrames: measurement.latencyFrames)
                 : nil
-            return (measurement, harmonics)
+            let levels = what.contains(.levels)
+                ? try LevelSweepAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
+                : nil
+            return (measurement, harmonics, levels)
         }
         if json {
             var line = MeasureFormatter.jsonObject(measurement, clientName: recorded.clientName,
                                                    periodFrames: recorded.periodFrames, xruns: recorded.xruns)
             if let harmonics { line.add("harmonics", MeasureFormatter.json(harmonics)) }
+            if let levels { line.add("levels", MeasureFormatter.json(levels)) }
             Console.out(line.description)
         } else {
             var sections: [String] = []
@@ -129,6 +134,7 @@ struct MeasureCommand: ParsableCommand {
                 sections.append(String(format: "latency     %12.3f frames  %9.4f ms", measurement.latencyFrames, measurement.latencyMs))
             }
             if let harmonics { sections.append(MeasureFormatter.human(harmonics)) }
+            if let levels { sections.append(MeasureFormatter.human(levels)) }
             Console.out(sections.joined(separator: "\n"))
         }
         if recorded.xruns > 0 {
@@ -136,9 +142,15 @@ struct MeasureCommand: ParsableCommand {
         }
         if let plot {
             if what.contains(.response) { try PlotOption.write(ResponsePlot.svg(measurement), to: plot) }
+            // The first measurement chosen gets the file named; the others a file next to it each.
+            let first = what.kinds.first
             if let harmonics {
-                let path = what.kinds == [.harmonics] ? plot : PlotOption.sibling(of: plot, named: "harmonics")
+                let path = first == .harmonics ? plot : PlotOption.sibling(of: plot, named: "harmonics")
                 try PlotOption.write(HarmonicsPlot.svg(harmonics), to: path)
+            }
+            if let levels {
+                let path = first == .levels ? plot : PlotOption.sibling(of: plot, named: "levels")
+                try PlotOption.write(LevelsPlot.svg(levels), to: path)
             }
         }
     }

@@ -9,6 +9,8 @@ struct MeasureSelection: ExpressibleByArgument, Equatable {
         case response
         /// H2…H5 and THD versus frequency, phase and group delay, impulse response (same sweep: no extra time).
         case harmonics
+        /// THD+N and gain versus level at the test tone (−60…0 dBFS in 3 dB steps; 5.25 s more).
+        case levels
 
         static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
     }
