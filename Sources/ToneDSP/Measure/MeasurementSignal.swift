@@ -29,6 +29,9 @@ public struct MeasurementSignal: Sendable {
         /// after the test tone), quietest first; empty: no level sweep.
         public var levelStepsDBFS: [Double] = []
         public var levelStepSeconds: Double = 0.25
+        /// Length of the idle-noise silence and of the −60 dBFS tone after it
+        /// (`measure --what noise`); 0: neither.
+        public var noiseSeconds: Double = 0
 
         public init(sampleRateHz: Double) {
             self.sampleRateHz = sampleRateHz
@@ -69,6 +72,7 @@ public struct MeasurementSignal: Sendable {
                 return "the level sweep's steps must be between -200 and 0 dBFS"
             }
             if !levelStepsDBFS.isEmpty && !(0.1...10).contains(levelStepSeconds) { return "a level step must last 0.1 to 10 s" }
+            if noiseSeconds != 0 && !(0.5...60).contains(noiseSeconds) { return "the noise measurement must last 0.5 to 60 s" }
             return nil
         }
     }
@@ -85,6 +89,13 @@ public struct MeasurementSignal: Sendable {
     /// First frame of the level sweep (the end of the test tone); its steps follow each other.
     public let levelStartFrame: Int
     public let levelStepFrames: Int
+    /// The idle-noise silence (`noiseFrames` long, after the level sweep and
+    /// `maxLatencyFrames` of silence for its tail), then the −60 dBFS tone.
+    public let noiseStartFrame: Int
+    public let noiseFrames: Int
+    public var dynamicRangeToneStartFrame: Int { noiseStartFrame + noiseFrames }
+    /// Peak level of the dynamic-range tone (AES17: −60 dBFS).
+    public static let dynamicRangeToneDBFS = -60.0
     /// Everything played, from frame 0.
     public let stimulus: [Float]
     /// Frames to record (the stimulus plus the longest latency).
@@ -108,7 +119,10 @@ public struct MeasurementSignal: Sendable {
         toneRampFrames = max(1, Int(0.01 * rate))
         levelStartFrame = toneStartFrame + toneFrames
         levelStepFrames = Int((plan.levelStepSeconds * rate).rounded())
-        var stimulus = [Float](repeating: 0, count: levelStartFrame + plan.levelStepsDBFS.count * levelStepFrames)
+        let levelEnd = levelStartFrame + plan.levelStepsDBFS.count * levelStepFrames
+        noiseFrames = Int((plan.noiseSeconds * rate).rounded())
+        noiseStartFrame = noiseFrames == 0 ? levelEnd : levelEnd + maxLatencyFrames
+        var stimulus = [Float](repeating: 0, count: noiseStartFrame + 2 * noiseFrames)
         for (index, value) in sweepSamples.enumerated() { stimulus[sweepStartFrame + index] = Float(value) }
         let omega = 2 * Double.pi * plan.toneFrequencyHz / rate
         for n in 0..<toneFrames {
@@ -121,6 +135,14 @@ public struct MeasurementSignal: Sendable {
         }
         Self.renderLevelSteps(plan, omega: omega, into: &stimulus, from: levelStartFrame,
                               stepFrames: levelStepFrames, rampFrames: toneRampFrames)
+        if noiseFrames > 0 {
+            let toneAmplitude = Decibels.amplitude(dbfs: Self.dynamicRangeToneDBFS)
+            for n in 0..<noiseFrames {
+                let edge = min(n, noiseFrames - 1 - n)
+                let ramp = edge < toneRampFrames ? 0.5 - 0.5 * cos(Double.pi * Double(edge) / Double(toneRampFrames)) : 1
+                stimulus[noiseStartFrame + noiseFrames + n] = Float(toneAmplitude * ramp * sin(omega * Double(n)))
+            }
+        }
         self.stimulus = stimulus
     }
 

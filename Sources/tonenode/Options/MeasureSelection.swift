@@ -11,6 +11,8 @@ struct MeasureSelection: ExpressibleByArgument, Equatable {
         case harmonics
         /// THD+N and gain versus level at the test tone (−60…0 dBFS in 3 dB steps; 5.25 s more).
         case levels
+        /// AES17 idle noise (unweighted, A-weighted), SNR, dynamic range, hum lines (2 s more).
+        case noise
 
         static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
     }

@@ -227,9 +227,20 @@ extension JackServerTests.MeasureTests {
         let shaper = Polynomial([1, c2, c3, 0, c5])
         let peer = try JackPeer(name: "shaper", server: server.name, audioIn: ["in"], audioOut: ["out"],
                                 process: shaper.process)
+        let plotPath = NSTemporaryDirectory() + "tn-measure-shaper-\(getpid()).svg"
+        defer {
+            if ProcessInfo.processInfo.environment["TN_KEEP_PLOTS"] == nil {
+                for suffix in ["", "-harmonics", "-levels"] {
+                    try? FileManager.default.removeItem(atPath: PlotOptionPaths.sibling(plotPath, suffix))
+                }
+            } else {
+                report("plots kept: \(plotPath) and its -harmonics, -levels siblings")
+            }
+        }
         var summary: [String: Any]?
         for _ in 1...3 {
-            let result = try runCommand(["measure", "-s", server.name, "-n", "meter", "--json", "--what", "response,harmonics",
+            let result = try runCommand(["measure", "-s", server.name, "-n", "meter", "--json", "--what", "response,harmonics,levels",
+                                         "--plot", plotPath,
                                          "--connect-out", "shaper:in", "--connect-in", "shaper:out"], timeoutSeconds: 60)
             #expect(result.status == 0, "measure failed: \(result.stderr)")
             summary = result.stdoutLines.last.flatMap(parseReport)
@@ -265,6 +276,21 @@ extension JackServerTests.MeasureTests {
         let delays = linear.filter { ($0["hz"] ?? 0) >= 40 && ($0["hz"] ?? 0) <= 2000 }.map { abs(($0["group_delay_ms"] ?? 0) - 256 / 48.0) }
         report(String(format: "through JACK: group delay within %.5f ms of one period from 40 Hz to 2 kHz", delays.max() ?? .infinity))
         #expect(delays.count > 60 && delays.allSatisfy { $0 < 0.01 })
+        // Level sweep: H2 = c2·A/2 is exactly 1 % at −12 dBFS (H3, H5 and the compression move it by < 0.01 dB).
+        let levels = try #require(summary?["levels"] as? [String: Any])
+        let onePercent = try #require(levels["one_percent_level_dbfs"] as? Double)
+        report(String(format: "through JACK: THD+N crosses 1 %% at %.3f dBFS (expected -12.0)", onePercent))
+        #expect(abs(onePercent + 12) < 0.1)
+        let points = levels["points"] as? [[String: Double]] ?? []
+        #expect(points.count == 21)
+        for suffix in ["", "-harmonics", "-levels"] {
+            #expect(FileManager.default.fileExists(atPath: PlotOptionPaths.sibling(plotPath, suffix)))
+        }
         withExtendedLifetime(peer) {}
     }
+}
+
+/// `x.svg` → `x-harmonics.svg`, as `measure --plot` names its second and third pictures.
+enum PlotOptionPaths {
+    static func sibling(_ path: String, _ suffix: String) -> String { String(path.dropLast(4)) + suffix + ".svg" }
 }
