@@ -32,6 +32,9 @@ public struct MeasurementSignal: Sendable {
         /// Length of the idle-noise silence and of the −60 dBFS tone after it
         /// (`measure --what noise`); 0: neither.
         public var noiseSeconds: Double = 0
+        /// Length of each intermodulation signal (SMPTE 60 Hz + 7 kHz 4:1, then
+        /// CCIF 19 + 20 kHz 1:1, both at `levelDBFS` peak; `measure --what imd`); 0: neither.
+        public var imdSeconds: Double = 0
 
         public init(sampleRateHz: Double) {
             self.sampleRateHz = sampleRateHz
@@ -73,6 +76,7 @@ public struct MeasurementSignal: Sendable {
             }
             if !levelStepsDBFS.isEmpty && !(0.1...10).contains(levelStepSeconds) { return "a level step must last 0.1 to 10 s" }
             if noiseSeconds != 0 && !(0.5...60).contains(noiseSeconds) { return "the noise measurement must last 0.5 to 60 s" }
+            if imdSeconds != 0 && !(0.25...60).contains(imdSeconds) { return "each intermodulation signal must last 0.25 to 60 s" }
             return nil
         }
     }
@@ -94,6 +98,9 @@ public struct MeasurementSignal: Sendable {
     public let noiseStartFrame: Int
     public let noiseFrames: Int
     public var dynamicRangeToneStartFrame: Int { noiseStartFrame + noiseFrames }
+    /// The SMPTE twin tone, then the CCIF twin tone, `imdFrames` each.
+    public let imdStartFrame: Int
+    public let imdFrames: Int
     /// Peak level of the dynamic-range tone (AES17: −60 dBFS).
     public static let dynamicRangeToneDBFS = -60.0
     /// Everything played, from frame 0.
@@ -122,7 +129,9 @@ public struct MeasurementSignal: Sendable {
         let levelEnd = levelStartFrame + plan.levelStepsDBFS.count * levelStepFrames
         noiseFrames = Int((plan.noiseSeconds * rate).rounded())
         noiseStartFrame = noiseFrames == 0 ? levelEnd : levelEnd + maxLatencyFrames
-        var stimulus = [Float](repeating: 0, count: noiseStartFrame + 2 * noiseFrames)
+        imdStartFrame = noiseStartFrame + 2 * noiseFrames
+        imdFrames = Int((plan.imdSeconds * rate).rounded())
+        var stimulus = [Float](repeating: 0, count: imdStartFrame + 2 * imdFrames)
         for (index, value) in sweepSamples.enumerated() { stimulus[sweepStartFrame + index] = Float(value) }
         let omega = 2 * Double.pi * plan.toneFrequencyHz / rate
         for n in 0..<toneFrames {
@@ -141,6 +150,15 @@ public struct MeasurementSignal: Sendable {
                 let edge = min(n, noiseFrames - 1 - n)
                 let ramp = edge < toneRampFrames ? 0.5 - 0.5 * cos(Double.pi * Double(edge) / Double(toneRampFrames)) : 1
                 stimulus[noiseStartFrame + noiseFrames + n] = Float(toneAmplitude * ramp * sin(omega * Double(n)))
+            }
+        }
+        for (index, pair) in IntermodulationAnalyzer.tonePairs(plan).enumerated() where imdFrames > 0 {
+            let start = imdStartFrame + index * imdFrames
+            let w1 = 2 * Double.pi * pair.lowHz / rate, w2 = 2 * Double.pi * pair.highHz / rate
+            for n in 0..<imdFrames {
+                let edge = min(n, imdFrames - 1 - n)
+                let ramp = edge < toneRampFrames ? 0.5 - 0.5 * cos(Double.pi * Double(edge) / Double(toneRampFrames)) : 1
+                stimulus[start + n] = Float(ramp * (pair.lowAmplitude * sin(w1 * Double(n)) + pair.highAmplitude * sin(w2 * Double(n))))
             }
         }
         self.stimulus = stimulus

@@ -50,7 +50,7 @@ struct MeasureCommand: ParsableCommand {
     var maxLatency = 0.5
 
     @Option(help: ArgumentHelp(
-        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), or all.",
+        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), or all.",
         valueName: "list"))
     var what = MeasureSelection.default
 
@@ -92,6 +92,7 @@ struct MeasureCommand: ParsableCommand {
         plan.maxLatencySeconds = maxLatency
         if what.contains(.levels) { plan.levelStepsDBFS = LevelSweepAnalyzer.defaultStepsDBFS }
         if what.contains(.noise) { plan.noiseSeconds = 1 }
+        if what.contains(.imd) { plan.imdSeconds = 1 }
         return try plan.validated()
     }
 
@@ -109,7 +110,7 @@ struct MeasureCommand: ParsableCommand {
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
         })
-        let (measurement, harmonics, levels, noise) = try recorded.recording.withUnsafeBufferPointer { recording in
+        let (measurement, harmonics, levels, noise, imd) = try recorded.recording.withUnsafeBufferPointer { recording in
             let deconvolution = try SweepDeconvolution(recorded.signal, recording: recording)
             let measurement = try ChainAnalyzer.analyze(recorded.signal, recording: recording, deconvolution: deconvolution)
             let harmonics = what.contains(.harmonics)
@@ -122,7 +123,10 @@ struct MeasureCommand: ParsableCommand {
             let noise = what.contains(.noise)
                 ? try NoiseAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
                 : nil
-            return (measurement, harmonics, levels, noise)
+            let imd = what.contains(.imd)
+                ? try IntermodulationAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
+                : nil
+            return (measurement, harmonics, levels, noise, imd)
         }
         if json {
             var line = MeasureFormatter.jsonObject(measurement, clientName: recorded.clientName,
@@ -130,6 +134,7 @@ struct MeasureCommand: ParsableCommand {
             if let harmonics { line.add("harmonics", MeasureFormatter.json(harmonics)) }
             if let levels { line.add("levels", MeasureFormatter.json(levels)) }
             if let noise { line.add("noise", MeasureFormatter.json(noise)) }
+            if let imd { line.add("imd", MeasureFormatter.json(imd)) }
             Console.out(line.description)
         } else {
             var sections: [String] = []
@@ -141,6 +146,7 @@ struct MeasureCommand: ParsableCommand {
             if let harmonics { sections.append(MeasureFormatter.human(harmonics)) }
             if let levels { sections.append(MeasureFormatter.human(levels)) }
             if let noise { sections.append(MeasureFormatter.human(noise)) }
+            if let imd { sections.append(MeasureFormatter.human(imd)) }
             Console.out(sections.joined(separator: "\n"))
         }
         if recorded.xruns > 0 {

@@ -13,6 +13,8 @@ struct MeasureSelection: ExpressibleByArgument, Equatable {
         case levels
         /// AES17 idle noise (unweighted, A-weighted), SNR, dynamic range, hum lines (2 s more).
         case noise
+        /// SMPTE (60 Hz + 7 kHz, 4:1) and CCIF (19 + 20 kHz) intermodulation (2 s more).
+        case imd
 
         static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
     }

@@ -239,7 +239,7 @@ extension JackServerTests.MeasureTests {
         }
         var summary: [String: Any]?
         for _ in 1...3 {
-            let result = try runCommand(["measure", "-s", server.name, "-n", "meter", "--json", "--what", "response,harmonics,levels",
+            let result = try runCommand(["measure", "-s", server.name, "-n", "meter", "--json", "--what", "all",
                                          "--plot", plotPath,
                                          "--connect-out", "shaper:in", "--connect-in", "shaper:out"], timeoutSeconds: 60)
             #expect(result.status == 0, "measure failed: \(result.stderr)")
@@ -283,6 +283,17 @@ extension JackServerTests.MeasureTests {
         #expect(abs(onePercent + 12) < 0.1)
         let points = levels["points"] as? [[String: Double]] ?? []
         #expect(points.count == 21)
+        // Noise: the polynomial maps silence to silence; the −60 dBFS tone's float rounding bounds the dynamic range.
+        let noise = try #require(summary?["noise"] as? [String: Any])
+        #expect((noise["dynamic_range_db"] as? Double ?? 0) > 140)
+        #expect((noise["hum"] as? [Any])?.isEmpty == true)
+        // IMD: present, and the x² term's difference tone d2 is c2·A²/(2A) = c2·A/2 (−46 dB at 0.5·peak): within 0.1 dB.
+        let imd = try #require(summary?["imd"] as? [String: Any])
+        let d2 = try #require(imd["ccif_d2_db"] as? Double)
+        let expectedD2 = 20 * log10(c2 * 0.5 * a / 2)
+        report(String(format: "through JACK: CCIF d2 %.3f dB (x² alone: %.3f), SMPTE %.2f dB, DR %.1f dB", d2, expectedD2,
+                      imd["smpte_db"] as? Double ?? .nan, noise["dynamic_range_db"] as? Double ?? .nan))
+        #expect(abs(d2 - expectedD2) < 0.1)
         for suffix in ["", "-harmonics", "-levels"] {
             #expect(FileManager.default.fileExists(atPath: PlotOptionPaths.sibling(plotPath, suffix)))
         }
