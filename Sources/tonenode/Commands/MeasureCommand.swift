@@ -18,6 +18,8 @@ struct MeasureCommand: ParsableCommand {
             agrees with jack_iodelay), the gain and frequency of the returned tone, \
             its THD+N, and the chain's magnitude response from the sweep (20 Hz to \
             20 kHz, or to 95 % of Nyquist on slower servers). \
+            --what adds measurements: harmonics (H2…H5, THD, phase, group delay \
+            from the same sweep), levels, noise, imd (see docs/measure.md). \
             Exit status: 0 measured, 1 runtime error (no server, nothing came \
             back, …), 64 bad option.
             """)
