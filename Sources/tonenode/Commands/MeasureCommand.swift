@@ -51,10 +51,13 @@ struct MeasureCommand: ParsableCommand {
         "Longest round trip to look for, in seconds (0.05…10).", valueName: "s"))
     var maxLatency = 0.5
 
-    @Option(help: ArgumentHelp(
+    @Option(name: .customLong("what"), help: ArgumentHelp(
         "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), or all.",
         valueName: "list"))
-    var what = MeasureSelection.default
+    var whatList = MeasureSelection.default.defaultValueDescription
+
+    /// `--what`, parsed (checked in `validate`).
+    var what: MeasureSelection { MeasureSelection(argument: whatList) ?? .default }
 
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
@@ -82,6 +85,11 @@ struct MeasureCommand: ParsableCommand {
             throw ValidationError("--max-latency must be from 0.05 to 10 seconds")
         }
         if let plot { try PlotOption.validate(plot) }
+        // A plain string, checked here: ArgumentParser's own message for a bad enum list spans several lines.
+        guard MeasureSelection(argument: whatList) != nil else {
+            throw ValidationError("--what takes a comma-separated list of "
+                + MeasureSelection.allValueStrings.joined(separator: ", ") + ", not '\(whatList)'")
+        }
     }
 
     func plan(sampleRateHz: Double) throws -> MeasurementSignal.Plan {

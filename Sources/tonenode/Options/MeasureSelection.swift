@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 
-/// `measure --what response,harmonics`: which measurements to make and report.
-struct MeasureSelection: ExpressibleByArgument, Equatable {
+/// `measure --what response,harmonics`: which measurements to make and report
+/// (parsed from the option's text in `MeasureCommand.validate`).
+struct MeasureSelection: Equatable {
     /// One measurement, by the name `--what` takes.
     enum Kind: String, CaseIterable, Comparable {
         /// Latency, gain, frequency, THD+N at the tone, magnitude response (today's default).

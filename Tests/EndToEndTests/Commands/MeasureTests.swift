@@ -294,8 +294,10 @@ extension JackServerTests.MeasureTests {
         report(String(format: "through JACK: CCIF d2 %.3f dB (x² alone: %.3f), SMPTE %.2f dB, DR %.1f dB", d2, expectedD2,
                       imd["smpte_db"] as? Double ?? .nan, noise["dynamic_range_db"] as? Double ?? .nan))
         #expect(abs(d2 - expectedD2) < 0.1)
-        for suffix in ["", "-harmonics", "-levels"] {
-            #expect(FileManager.default.fileExists(atPath: PlotOptionPaths.sibling(plotPath, suffix)))
+        for (suffix, label) in [("", "gain (dB)"), ("-harmonics", "level (dB re fundamental)"), ("-levels", "level (dBFS peak)")] {
+            let svg = try String(contentsOfFile: PlotOptionPaths.sibling(plotPath, suffix), encoding: .utf8)
+            let parsed = try #require(SVGDocumentCheck(svg), "\(suffix): not well-formed XML")
+            #expect(parsed.labels.contains(label), "\(suffix): no axis '\(label)'")
         }
         withExtendedLifetime(peer) {}
     }
