@@ -35,6 +35,9 @@ public struct MeasurementSignal: Sendable {
         /// Length of each intermodulation signal (SMPTE 60 Hz + 7 kHz 4:1, then
         /// CCIF 19 + 20 kHz 1:1, both at `levelDBFS` peak; `measure --what imd`); 0: neither.
         public var imdSeconds: Double = 0
+        /// Channels of a crosstalk matrix (`measure --channels N --what crosstalk`):
+        /// after everything else, each channel's output plays the sweep alone in turn; 1: none.
+        public var crosstalkChannels = 1
 
         public init(sampleRateHz: Double) {
             self.sampleRateHz = sampleRateHz
@@ -46,6 +49,8 @@ public struct MeasurementSignal: Sendable {
         public static let sweepSecondsRange = 0.25...60.0
         public static let toneSecondsRange = 0.25...60.0
         public static let maxLatencySecondsRange = 0.05...10.0
+        /// Channels `measure` plays and records at most (the bridge carries 8).
+        public static let maximumChannels = 8
 
         /// A plan that does not fit the server's rate, as one sentence.
         public struct Problem: Error, CustomStringConvertible, Equatable {
@@ -77,6 +82,7 @@ public struct MeasurementSignal: Sendable {
             if !levelStepsDBFS.isEmpty && !(0.1...10).contains(levelStepSeconds) { return "a level step must last 0.1 to 10 s" }
             if noiseSeconds != 0 && !(0.5...60).contains(noiseSeconds) { return "the noise measurement must last 0.5 to 60 s" }
             if imdSeconds != 0 && !(0.25...60).contains(imdSeconds) { return "each intermodulation signal must last 0.25 to 60 s" }
+            if !(1...Self.maximumChannels).contains(crosstalkChannels) { return "the crosstalk matrix takes 1 to \(Self.maximumChannels) channels" }
             return nil
         }
     }
@@ -101,6 +107,10 @@ public struct MeasurementSignal: Sendable {
     /// The SMPTE twin tone, then the CCIF twin tone, `imdFrames` each.
     public let imdStartFrame: Int
     public let imdFrames: Int
+    /// The crosstalk slots: slot j (one per channel) plays the sweep on channel j alone.
+    public let crosstalkStartFrame: Int
+    /// A sweep and the longest latency after it.
+    public var crosstalkSlotFrames: Int { sweep.frames + maxLatencyFrames }
     /// Peak level of the dynamic-range tone (AES17: −60 dBFS).
     public static let dynamicRangeToneDBFS = -60.0
     /// Everything played, from frame 0.
@@ -131,7 +141,9 @@ public struct MeasurementSignal: Sendable {
         noiseStartFrame = noiseFrames == 0 ? levelEnd : levelEnd + maxLatencyFrames
         imdStartFrame = noiseStartFrame + 2 * noiseFrames
         imdFrames = Int((plan.imdSeconds * rate).rounded())
-        var stimulus = [Float](repeating: 0, count: imdStartFrame + 2 * imdFrames)
+        crosstalkStartFrame = imdStartFrame + 2 * imdFrames
+        let crosstalkSlots = plan.crosstalkChannels > 1 ? plan.crosstalkChannels : 0
+        var stimulus = [Float](repeating: 0, count: crosstalkStartFrame + crosstalkSlots * (sweepFrames + maxLatencyFrames))
         for (index, value) in sweepSamples.enumerated() { stimulus[sweepStartFrame + index] = Float(value) }
         let omega = 2 * Double.pi * plan.toneFrequencyHz / rate
         for n in 0..<toneFrames {
@@ -161,7 +173,21 @@ public struct MeasurementSignal: Sendable {
                 stimulus[start + n] = Float(ramp * (pair.lowAmplitude * sin(w1 * Double(n)) + pair.highAmplitude * sin(w2 * Double(n))))
             }
         }
+        if crosstalkSlots > 0 {
+            for (index, value) in sweepSamples.enumerated() { stimulus[crosstalkStartFrame + index] = Float(value) }
+        }
         self.stimulus = stimulus
+    }
+
+    /// What output `channel` plays: channel 0 everything (its crosstalk slot
+    /// included); the others only the sweep in their own crosstalk slot.
+    public func stimulus(channel: Int) -> [Float] {
+        guard channel > 0 else { return stimulus }
+        var played = [Float](repeating: 0, count: stimulus.count)
+        let start = crosstalkStartFrame + channel * crosstalkSlotFrames
+        guard plan.crosstalkChannels > channel, start + sweepSamples.count <= played.count else { return played }
+        for (index, value) in sweepSamples.enumerated() { played[start + index] = Float(value) }
+        return played
     }
 
     /// The level sweep: one continuous sine (the test tone's frequency) whose

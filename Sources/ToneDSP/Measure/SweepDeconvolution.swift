@@ -33,14 +33,21 @@ public struct SweepDeconvolution: Sendable {
     /// Index of the chain's linear impulse response peak (at or after `referencePeak`).
     public let impulsePeak: Int
 
-    public init(_ signal: MeasurementSignal, recording: UnsafeBufferPointer<Float>) throws(ChainAnalyzer.Failure) {
+    /// - Parameters:
+    ///   - sweepStartFrame: where the played sweep starts (default: the
+    ///     measurement's own sweep; a crosstalk slot's otherwise).
+    ///   - requireSignal: throw `noSignal` when nothing came back (not for a
+    ///     crosstalk path, where next to nothing is the good answer).
+    public init(_ signal: MeasurementSignal, recording: UnsafeBufferPointer<Float>,
+                sweepStartFrame: Int? = nil, requireSignal: Bool = true) throws(ChainAnalyzer.Failure) {
+        let sweepStartFrame = sweepStartFrame ?? signal.sweepStartFrame
         let sweep = signal.sweepSamples
         let sectionFrames = sweep.count + signal.maxLatencyFrames
-        guard recording.count >= signal.sweepStartFrame + sectionFrames,
+        guard recording.count >= sweepStartFrame + sectionFrames,
               let fft = DoubleFFT(size: DoubleFFT.size(atLeast: sectionFrames + sweep.count)) else {
             throw .recordingTooShort(recording.count)
         }
-        let section = (0..<sectionFrames).map { Double(recording[signal.sweepStartFrame + $0]) }
+        let section = (0..<sectionFrames).map { Double(recording[sweepStartFrame + $0]) }
         let sweepSpectrum = sweep.withUnsafeBufferPointer { fft.spectrum(of: $0) }
         let inverseSpectrum = Self.inverse(of: sweepSpectrum, fftSize: fft.size, delayFrames: sweep.count - 1,
                                            plan: signal.plan)
@@ -53,7 +60,7 @@ public struct SweepDeconvolution: Sendable {
         referencePeak = ChainAnalyzer.peakIndex(reference, in: 0..<reference.count)
         let searchEnd = min(impulse.count, referencePeak + signal.maxLatencyFrames + 1)
         impulsePeak = ChainAnalyzer.peakIndex(impulse, in: max(0, referencePeak - 2)..<searchEnd)
-        guard abs(impulse[impulsePeak]) > 1e-4 * abs(reference[referencePeak]) else { throw .noSignal }
+        guard !requireSignal || abs(impulse[impulsePeak]) > 1e-4 * abs(reference[referencePeak]) else { throw .noSignal }
     }
 
     /// `B·X*/(|X|² + ε)·e^{−iωD}`: the exact inverse of the played sweep
