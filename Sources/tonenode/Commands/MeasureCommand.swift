@@ -52,12 +52,17 @@ struct MeasureCommand: ParsableCommand {
     var maxLatency = 0.5
 
     @Option(name: .customLong("what"), help: ArgumentHelp(
-        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), or all.",
+        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), crosstalk (with --channels: each output driven alone, every input read), or all (all but crosstalk).",
         valueName: "list"))
     var whatList = MeasureSelection.default.defaultValueDescription
 
     /// `--what`, parsed (checked in `validate`).
     var what: MeasureSelection { MeasureSelection(argument: whatList) ?? .default }
+
+    @Option(help: ArgumentHelp(
+        "Channels to play and record (1…8). With more than one the ports are in_1…, out_1…, and the k-th --connect-in/--connect-out name goes to the k-th port; the other measurements use channel 1.",
+        valueName: "n"))
+    var channels = 1
 
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
@@ -85,6 +90,15 @@ struct MeasureCommand: ParsableCommand {
             throw ValidationError("--max-latency must be from 0.05 to 10 seconds")
         }
         if let plot { try PlotOption.validate(plot) }
+        guard (1...MeasurementSignal.Plan.maximumChannels).contains(channels) else {
+            throw ValidationError("--channels must be from 1 to \(MeasurementSignal.Plan.maximumChannels)")
+        }
+        if channels > 1, let count = [jack.connectIn.count, jack.connectOut.count].first(where: { $0 != 0 && $0 != channels }) {
+            throw ValidationError("with --channels \(channels), give --connect-in and --connect-out \(channels) times each (one port per channel), not \(count)")
+        }
+        if MeasureSelection(argument: whatList)?.contains(.crosstalk) == true && channels < 2 {
+            throw ValidationError("--what crosstalk needs --channels 2 or more")
+        }
         // A plain string, checked here: ArgumentParser's own message for a bad enum list spans several lines.
         guard MeasureSelection(argument: whatList) != nil else {
             throw ValidationError("--what takes a comma-separated list of "
@@ -103,6 +117,7 @@ struct MeasureCommand: ParsableCommand {
         if what.contains(.levels) { plan.levelStepsDBFS = LevelSweepAnalyzer.defaultStepsDBFS }
         if what.contains(.noise) { plan.noiseSeconds = 1 }
         if what.contains(.imd) { plan.imdSeconds = 1 }
+        if what.contains(.crosstalk) { plan.crosstalkChannels = channels }
         return try plan.validated()
     }
 
@@ -114,6 +129,7 @@ struct MeasureCommand: ParsableCommand {
         settings.connectIn = jack.connectIn
         settings.connectOut = jack.connectOut
         settings.loopback = loopback
+        settings.channels = channels
         let recorded = try ChainRecorder.record(settings, makeSignal: { rate in
             MeasurementSignal(plan: try plan(sampleRateHz: rate))
         }, opened: { client, input, output in
@@ -138,6 +154,7 @@ struct MeasureCommand: ParsableCommand {
                 : nil
             return (measurement, harmonics, levels, noise, imd)
         }
+        let crosstalk = what.contains(.crosstalk) ? try Self.crosstalk(recorded) : nil
         if json {
             var line = MeasureFormatter.jsonObject(measurement, clientName: recorded.clientName,
                                                    periodFrames: recorded.periodFrames, xruns: recorded.xruns)
@@ -145,6 +162,7 @@ struct MeasureCommand: ParsableCommand {
             if let levels { line.add("levels", MeasureFormatter.json(levels)) }
             if let noise { line.add("noise", MeasureFormatter.json(noise)) }
             if let imd { line.add("imd", MeasureFormatter.json(imd)) }
+            if let crosstalk { line.add("crosstalk", MeasureFormatter.json(crosstalk)) }
             Console.out(line.description)
         } else {
             var sections: [String] = []
@@ -157,6 +175,7 @@ struct MeasureCommand: ParsableCommand {
             if let levels { sections.append(MeasureFormatter.human(levels)) }
             if let noise { sections.append(MeasureFormatter.human(noise)) }
             if let imd { sections.append(MeasureFormatter.human(imd)) }
+            if let crosstalk { sections.append(MeasureFormatter.human(crosstalk)) }
             Console.out(sections.joined(separator: "\n"))
         }
         if recorded.xruns > 0 {
@@ -174,6 +193,19 @@ struct MeasureCommand: ParsableCommand {
                 let path = first == .levels ? plot : PlotOption.sibling(of: plot, named: "levels")
                 try PlotOption.write(LevelsPlot.svg(levels), to: path)
             }
+            if let crosstalk {
+                let path = first == .crosstalk ? plot : PlotOption.sibling(of: plot, named: "crosstalk")
+                try PlotOption.write(CrosstalkPlot.svg(crosstalk), to: path)
+            }
         }
+    }
+
+    /// Every channel's recording, as buffers for `CrosstalkAnalyzer`.
+    static func crosstalk(_ run: ChainRecorder.Run) throws -> CrosstalkMatrix {
+        func withBuffers(_ index: Int, _ buffers: [UnsafeBufferPointer<Float>]) throws -> CrosstalkMatrix {
+            guard index < run.recordings.count else { return try CrosstalkAnalyzer.analyze(run.signal, recordings: buffers) }
+            return try run.recordings[index].withUnsafeBufferPointer { try withBuffers(index + 1, buffers + [$0]) }
+        }
+        return try withBuffers(0, [])
     }
 }

@@ -16,6 +16,8 @@ struct MeasureSelection: Equatable {
         case noise
         /// SMPTE (60 Hz + 7 kHz, 4:1) and CCIF (19 + 20 kHz) intermodulation (2 s more).
         case imd
+        /// The crosstalk matrix (needs --channels 2…8; one sweep per channel more).
+        case crosstalk
 
         static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
     }
@@ -31,7 +33,8 @@ struct MeasureSelection: Equatable {
         var kinds: [Kind] = []
         for name in argument.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
-            if trimmed == "all" { kinds += Kind.allCases; continue }
+            // `all`: everything that needs no more than the one channel (crosstalk is asked for by name).
+            if trimmed == "all" { kinds += Kind.allCases.filter { $0 != .crosstalk }; continue }
             guard let kind = Kind(rawValue: trimmed) else { return nil }
             kinds.append(kind)
         }

@@ -307,3 +307,36 @@ extension JackServerTests.MeasureTests {
 enum PlotOptionPaths {
     static func sibling(_ path: String, _ suffix: String) -> String { String(path.dropLast(4)) + suffix + ".svg" }
 }
+
+extension JackServerTests.MeasureTests {
+    @Test("measure --channels 2 --what crosstalk through a client with known leaks: within 0.5 dB at −60 and −100 dB")
+    func crosstalkThroughJACK() throws {
+        let server = try startServer(periodFrames: 256)
+        let leak = ChannelLeak([[0, 1e-3], [1e-5, 0]])   // in 1 gets −60 dB of out 2; in 2 gets −100 dB of out 1
+        let peer = try JackPeer(name: "leaky", server: server.name, audioIn: ["in_1", "in_2"], audioOut: ["out_1", "out_2"],
+                                process: leak.process)
+        var summary: [String: Any]?
+        for _ in 1...3 {
+            let result = try runCommand(["measure", "-s", server.name, "-n", "meter", "--json", "--channels", "2",
+                                         "--what", "crosstalk", "--sweep-seconds", "1",
+                                         "--connect-out", "leaky:in_1", "--connect-out", "leaky:in_2",
+                                         "--connect-in", "leaky:out_1", "--connect-in", "leaky:out_2"], timeoutSeconds: 60)
+            #expect(result.status == 0, "measure failed: \(result.stderr)")
+            summary = result.stdoutLines.last.flatMap(parseReport)
+            if (summary?["xruns"] as? Int ?? 0) == 0 { break }
+        }
+        let crosstalk = try #require(summary?["crosstalk"] as? [String: Any])
+        let paths = try #require(crosstalk["paths"] as? [[String: Any]])
+        #expect(paths.count == 2)
+        for path in paths {
+            let driven = path["driven"] as? Int ?? 0, measured = path["measured"] as? Int ?? 0
+            let expected = driven == 2 && measured == 1 ? -60.0 : -100.0
+            let points = path["points"] as? [[String: Double]] ?? []
+            let worst = points.map { abs(($0["db"] ?? 0) - expected) }.max() ?? .infinity
+            report(String(format: "through JACK: crosstalk out %d → in %d expected %.0f dB, worst deviation %.4f dB over %d points",
+                          driven, measured, expected, worst, points.count))
+            #expect(points.count > 20 && worst < 0.5)
+        }
+        withExtendedLifetime(peer) {}
+    }
+}
