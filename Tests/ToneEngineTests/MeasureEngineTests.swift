@@ -41,4 +41,37 @@ struct MeasureEngineTests {
         #expect((0..<periodFrames).allSatisfy { buffer[$0] == 0 })
         #expect(engine.framesRecorded == 6000)
     }
+
+    @Test("two channels, each in a direct loop: each recording is its own stimulus one period late")
+    func twoChannels() {
+        let periodFrames = 128
+        let stimuli = [(0..<3000).map { Float($0 % 89) }, (0..<3000).map { -Float($0 % 53) }]
+        let engine = MeasureEngine(stimuli: stimuli, recordingFrames: 3500)
+        #expect(engine.channels == 2)
+        let buffers = (0..<2).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: periodFrames) }
+        defer { buffers.forEach { $0.deallocate() } }
+        buffers.forEach { $0.initialize(repeating: 0, count: periodFrames) }
+        let inputs: [UnsafePointer<Float>?] = buffers.map { UnsafePointer($0) }
+        let outputs: [UnsafeMutablePointer<Float>?] = buffers
+        engine.arm()
+        var cycles = 0
+        while !engine.isFinished && cycles < 1000 {
+            inputs.withUnsafeBufferPointer { i in
+                outputs.withUnsafeBufferPointer { o in
+                    engine.render(inputs: i.baseAddress!, outputs: o.baseAddress!, channels: 2, frames: periodFrames)
+                }
+            }
+            cycles += 1
+        }
+        #expect(engine.isFinished)
+        for channel in 0..<2 {
+            engine.withRecording(channel: channel) { recording in
+                let wrong = (0..<3500).first { n in
+                    let expected: Float = n < periodFrames ? 0 : (n - periodFrames < 3000 ? stimuli[channel][n - periodFrames] : 0)
+                    return recording[n] != expected
+                }
+                #expect(wrong == nil, "channel \(channel): first wrong frame \(wrong ?? -1)")
+            }
+        }
+    }
 }

@@ -40,10 +40,14 @@ public enum ChainAnalyzer {
     /// Length of the window around the impulse response that becomes the transfer function.
     static let responseWindowFrames = 32768
 
-    public static func analyze(_ signal: MeasurementSignal, recording: UnsafeBufferPointer<Float>) throws -> ChainMeasurement {
+    /// - Parameter deconvolution: the sweep's deconvolution when the caller
+    ///   already made it (for `HarmonicAnalyzer` too); made here otherwise.
+    public static func analyze(_ signal: MeasurementSignal, recording: UnsafeBufferPointer<Float>,
+                               deconvolution: SweepDeconvolution? = nil) throws -> ChainMeasurement {
         guard recording.count >= signal.recordingFrames else { throw Failure.recordingTooShort(recording.count) }
         let rate = signal.plan.sampleRateHz
-        let (latency, response) = try analyzeSweep(signal, recording: recording)
+        let deconvolution = try deconvolution ?? SweepDeconvolution(signal, recording: recording)
+        let (latency, response) = analyzeSweep(signal, deconvolution: deconvolution)
         let tone = try analyzeTone(signal, recording: recording, latencyFrames: latency)
         return ChainMeasurement(sampleRateHz: rate, latencyFrames: latency,
                                 gainDB: 20 * log10(tone.amplitude / signal.amplitude),
@@ -57,25 +61,10 @@ public enum ChainAnalyzer {
 
     // MARK: - Sweep: latency and frequency response
 
-    static func analyzeSweep(_ signal: MeasurementSignal, recording: UnsafeBufferPointer<Float>)
-        throws -> (latencyFrames: Double, response: [ChainMeasurement.ResponsePoint]) {
-        let sweep = signal.sweepSamples
-        let inverse = signal.sweep.inverseFilter(of: sweep)
-        let sectionFrames = sweep.count + signal.maxLatencyFrames
-        let section = (0..<sectionFrames).map { Double(recording[signal.sweepStartFrame + $0]) }
-        guard let fft = DoubleFFT(size: DoubleFFT.size(atLeast: sectionFrames + inverse.count)) else {
-            throw Failure.recordingTooShort(recording.count)
-        }
-        let inverseSpectrum = inverse.withUnsafeBufferPointer { fft.spectrum(of: $0) }
-        let sweepSpectrum = sweep.withUnsafeBufferPointer { fft.spectrum(of: $0) }
-        let sectionSpectrum = section.withUnsafeBufferPointer { fft.spectrum(of: $0) }
-        let reference = fft.signal(from: zip(sweepSpectrum, inverseSpectrum).map { $0 * $1 })
-        let impulse = fft.signal(from: zip(sectionSpectrum, inverseSpectrum).map { $0 * $1 })
-
-        let referencePeak = peakIndex(reference, in: 0..<reference.count)
-        let searchEnd = min(impulse.count, referencePeak + signal.maxLatencyFrames + 1)
-        let impulsePeak = peakIndex(impulse, in: max(0, referencePeak - 2)..<searchEnd)
-        guard abs(impulse[impulsePeak]) > 1e-4 * abs(reference[referencePeak]) else { throw Failure.noSignal }
+    static func analyzeSweep(_ signal: MeasurementSignal, deconvolution: SweepDeconvolution)
+        -> (latencyFrames: Double, response: [ChainMeasurement.ResponsePoint]) {
+        let reference = deconvolution.reference, impulse = deconvolution.impulse
+        let referencePeak = deconvolution.referencePeak, impulsePeak = deconvolution.impulsePeak
 
         // Window: start before the peak (the pulse rings on both sides) but
         // after the second harmonic's response; taper both ends.

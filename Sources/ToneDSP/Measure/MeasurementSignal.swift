@@ -25,6 +25,19 @@ public struct MeasurementSignal: Sendable {
         public var sweepSeconds: Double = 2
         /// Longest round trip the analysis can find.
         public var maxLatencySeconds: Double = 0.5
+        /// Peak levels of the level sweep's steps (a tone at `toneFrequencyHz`
+        /// after the test tone), quietest first; empty: no level sweep.
+        public var levelStepsDBFS: [Double] = []
+        public var levelStepSeconds: Double = 0.25
+        /// Length of the idle-noise silence and of the −60 dBFS tone after it
+        /// (`measure --what noise`); 0: neither.
+        public var noiseSeconds: Double = 0
+        /// Length of each intermodulation signal (SMPTE 60 Hz + 7 kHz 4:1, then
+        /// CCIF 19 + 20 kHz 1:1, both at `levelDBFS` peak; `measure --what imd`); 0: neither.
+        public var imdSeconds: Double = 0
+        /// Channels of a crosstalk matrix (`measure --channels N --what crosstalk`):
+        /// after everything else, each channel's output plays the sweep alone in turn; 1: none.
+        public var crosstalkChannels = 1
 
         public init(sampleRateHz: Double) {
             self.sampleRateHz = sampleRateHz
@@ -36,6 +49,8 @@ public struct MeasurementSignal: Sendable {
         public static let sweepSecondsRange = 0.25...60.0
         public static let toneSecondsRange = 0.25...60.0
         public static let maxLatencySecondsRange = 0.05...10.0
+        /// Channels `measure` plays and records at most (the bridge carries 8).
+        public static let maximumChannels = 8
 
         /// A plan that does not fit the server's rate, as one sentence.
         public struct Problem: Error, CustomStringConvertible, Equatable {
@@ -61,6 +76,13 @@ public struct MeasurementSignal: Sendable {
             if !Self.sweepSecondsRange.contains(sweepSeconds) { return "the sweep must last 0.25 to 60 s" }
             if !Self.toneSecondsRange.contains(toneSeconds) { return "the tone must last 0.25 to 60 s" }
             if !Self.maxLatencySecondsRange.contains(maxLatencySeconds) { return "the maximum latency must be 0.05 to 10 s" }
+            if !levelStepsDBFS.allSatisfy({ $0.isFinite && $0 <= 0 && $0 >= -200 }) {
+                return "the level sweep's steps must be between -200 and 0 dBFS"
+            }
+            if !levelStepsDBFS.isEmpty && !(0.1...10).contains(levelStepSeconds) { return "a level step must last 0.1 to 10 s" }
+            if noiseSeconds != 0 && !(0.5...60).contains(noiseSeconds) { return "the noise measurement must last 0.5 to 60 s" }
+            if imdSeconds != 0 && !(0.25...60).contains(imdSeconds) { return "each intermodulation signal must last 0.25 to 60 s" }
+            if !(1...Self.maximumChannels).contains(crosstalkChannels) { return "the crosstalk matrix takes 1 to \(Self.maximumChannels) channels" }
             return nil
         }
     }
@@ -74,6 +96,23 @@ public struct MeasurementSignal: Sendable {
     public let toneFrames: Int
     public let toneRampFrames: Int
     public let maxLatencyFrames: Int
+    /// First frame of the level sweep (the end of the test tone); its steps follow each other.
+    public let levelStartFrame: Int
+    public let levelStepFrames: Int
+    /// The idle-noise silence (`noiseFrames` long, after the level sweep and
+    /// `maxLatencyFrames` of silence for its tail), then the −60 dBFS tone.
+    public let noiseStartFrame: Int
+    public let noiseFrames: Int
+    public var dynamicRangeToneStartFrame: Int { noiseStartFrame + noiseFrames }
+    /// The SMPTE twin tone, then the CCIF twin tone, `imdFrames` each.
+    public let imdStartFrame: Int
+    public let imdFrames: Int
+    /// The crosstalk slots: slot j (one per channel) plays the sweep on channel j alone.
+    public let crosstalkStartFrame: Int
+    /// A sweep and the longest latency after it.
+    public var crosstalkSlotFrames: Int { sweep.frames + maxLatencyFrames }
+    /// Peak level of the dynamic-range tone (AES17: −60 dBFS).
+    public static let dynamicRangeToneDBFS = -60.0
     /// Everything played, from frame 0.
     public let stimulus: [Float]
     /// Frames to record (the stimulus plus the longest latency).
@@ -95,7 +134,16 @@ public struct MeasurementSignal: Sendable {
         toneStartFrame = sweepStartFrame + sweepFrames + maxLatencyFrames
         toneFrames = Int((plan.toneSeconds * rate).rounded())
         toneRampFrames = max(1, Int(0.01 * rate))
-        var stimulus = [Float](repeating: 0, count: toneStartFrame + toneFrames)
+        levelStartFrame = toneStartFrame + toneFrames
+        levelStepFrames = Int((plan.levelStepSeconds * rate).rounded())
+        let levelEnd = levelStartFrame + plan.levelStepsDBFS.count * levelStepFrames
+        noiseFrames = Int((plan.noiseSeconds * rate).rounded())
+        noiseStartFrame = noiseFrames == 0 ? levelEnd : levelEnd + maxLatencyFrames
+        imdStartFrame = noiseStartFrame + 2 * noiseFrames
+        imdFrames = Int((plan.imdSeconds * rate).rounded())
+        crosstalkStartFrame = imdStartFrame + 2 * imdFrames
+        let crosstalkSlots = plan.crosstalkChannels > 1 ? plan.crosstalkChannels : 0
+        var stimulus = [Float](repeating: 0, count: crosstalkStartFrame + crosstalkSlots * (sweepFrames + maxLatencyFrames))
         for (index, value) in sweepSamples.enumerated() { stimulus[sweepStartFrame + index] = Float(value) }
         let omega = 2 * Double.pi * plan.toneFrequencyHz / rate
         for n in 0..<toneFrames {
@@ -106,6 +154,61 @@ public struct MeasurementSignal: Sendable {
             }
             stimulus[toneStartFrame + n] = Float(value)
         }
+        Self.renderLevelSteps(plan, omega: omega, into: &stimulus, from: levelStartFrame,
+                              stepFrames: levelStepFrames, rampFrames: toneRampFrames)
+        if noiseFrames > 0 {
+            let toneAmplitude = Decibels.amplitude(dbfs: Self.dynamicRangeToneDBFS)
+            for n in 0..<noiseFrames {
+                let edge = min(n, noiseFrames - 1 - n)
+                let ramp = edge < toneRampFrames ? 0.5 - 0.5 * cos(Double.pi * Double(edge) / Double(toneRampFrames)) : 1
+                stimulus[noiseStartFrame + noiseFrames + n] = Float(toneAmplitude * ramp * sin(omega * Double(n)))
+            }
+        }
+        for (index, pair) in IntermodulationAnalyzer.tonePairs(plan).enumerated() where imdFrames > 0 {
+            let start = imdStartFrame + index * imdFrames
+            let w1 = 2 * Double.pi * pair.lowHz / rate, w2 = 2 * Double.pi * pair.highHz / rate
+            for n in 0..<imdFrames {
+                let edge = min(n, imdFrames - 1 - n)
+                let ramp = edge < toneRampFrames ? 0.5 - 0.5 * cos(Double.pi * Double(edge) / Double(toneRampFrames)) : 1
+                stimulus[start + n] = Float(ramp * (pair.lowAmplitude * sin(w1 * Double(n)) + pair.highAmplitude * sin(w2 * Double(n))))
+            }
+        }
+        if crosstalkSlots > 0 {
+            for (index, value) in sweepSamples.enumerated() { stimulus[crosstalkStartFrame + index] = Float(value) }
+        }
         self.stimulus = stimulus
+    }
+
+    /// What output `channel` plays: channel 0 everything (its crosstalk slot
+    /// included); the others only the sweep in their own crosstalk slot.
+    public func stimulus(channel: Int) -> [Float] {
+        guard channel > 0 else { return stimulus }
+        var played = [Float](repeating: 0, count: stimulus.count)
+        let start = crosstalkStartFrame + channel * crosstalkSlotFrames
+        guard plan.crosstalkChannels > channel, start + sweepSamples.count <= played.count else { return played }
+        for (index, value) in sweepSamples.enumerated() { played[start + index] = Float(value) }
+        return played
+    }
+
+    /// The level sweep: one continuous sine (the test tone's frequency) whose
+    /// amplitude steps from level to level with raised-cosine ramps, faded
+    /// in at the start and out at the end.
+    static func renderLevelSteps(_ plan: Plan, omega: Double, into stimulus: inout [Float], from start: Int,
+                                 stepFrames: Int, rampFrames: Int) {
+        let levels = plan.levelStepsDBFS.map { Decibels.amplitude(dbfs: $0) }
+        guard !levels.isEmpty else { return }
+        for n in 0..<(levels.count * stepFrames) {
+            let step = n / stepFrames, within = n % stepFrames
+            var amplitude = levels[step]
+            if within < rampFrames {
+                // Ramp from the previous step's level (silence before the first).
+                let previous = step == 0 ? 0 : levels[step - 1]
+                let weight = 0.5 - 0.5 * cos(Double.pi * Double(within) / Double(rampFrames))
+                amplitude = previous + (amplitude - previous) * weight
+            }
+            let fromEnd = levels.count * stepFrames - 1 - n
+            if fromEnd < rampFrames { amplitude *= 0.5 - 0.5 * cos(Double.pi * Double(fromEnd) / Double(rampFrames)) }
+            stimulus[start + n] = Float(amplitude * sin(omega * Double(n)))
+        }
     }
 }

@@ -17,8 +17,12 @@ public enum ChainRecorder {
         public var serverName: String?
         public var connectIn: [String] = []
         public var connectOut: [String] = []
-        /// Also connect our own `out` to our own `in` (JACK's own loop).
+        /// Also connect our own `out` to our own `in` (JACK's own loop; each
+        /// channel's to its own with several).
         public var loopback = false
+        /// Channels: 1 (ports `in`, `out`, every `connect…` name to the one
+        /// port) or up to 8 (ports `in_1…`, `out_1…`; the k-th `connect…` name to the k-th port).
+        public var channels = 1
         public init() {}
     }
 
@@ -31,7 +35,10 @@ public enum ChainRecorder {
         /// period may have been lost and the figures may be wrong.
         public var xruns: Int
         public var signal: MeasurementSignal
-        public var recording: [Float]
+        /// Channel 1's recording (`recordings[0]`).
+        public var recording: [Float] { recordings[0] }
+        /// One per channel.
+        public var recordings: [[Float]]
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -57,10 +64,16 @@ public enum ChainRecorder {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         defer { client.close() }
         let signal = try makeSignal(Double(client.sampleRateHz))
-        let engine = MeasureEngine(stimulus: signal.stimulus, recordingFrames: signal.recordingFrames)
-        let inPort = try client.registerAudioPort("in", isInput: true)
-        let outPort = try client.registerAudioPort("out", isInput: false)
-        let bridge = try ProcessBridge(client: client, channels: [(inPort, outPort)],
+        let channels = max(1, settings.channels)
+        let engine = MeasureEngine(stimuli: (0..<channels).map { signal.stimulus(channel: $0) },
+                                   recordingFrames: signal.recordingFrames)
+        var ports: [(input: OpaquePointer, output: OpaquePointer)] = []
+        for channel in 0..<channels {
+            let suffix = channels == 1 ? "" : "_\(channel + 1)"
+            ports.append((try client.registerAudioPort("in" + suffix, isInput: true),
+                          try client.registerAudioPort("out" + suffix, isInput: false)))
+        }
+        let bridge = try ProcessBridge(client: client, channels: ports,
                                        renderer: engine, render: MeasureEngine.renderFunction)
         // The bridge (and the engine it holds) outlives the client: the
         // client is closed, and its callbacks stop, before the bridge goes.
@@ -70,11 +83,15 @@ public enum ChainRecorder {
         }
 
         try client.activate()
-        let input = client.fullName(of: inPort), output = client.fullName(of: outPort)
-        for source in settings.connectIn { try client.connect(from: source, to: input) }
-        for destination in settings.connectOut { try client.connect(from: output, to: destination) }
-        if settings.loopback { try client.connect(from: output, to: input) }
-        opened(client, input, output)
+        let inputs = ports.map { client.fullName(of: $0.input) }, outputs = ports.map { client.fullName(of: $0.output) }
+        for (index, source) in settings.connectIn.enumerated() {
+            try client.connect(from: source, to: inputs[channels == 1 ? 0 : index % channels])
+        }
+        for (index, destination) in settings.connectOut.enumerated() {
+            try client.connect(from: outputs[channels == 1 ? 0 : index % channels], to: destination)
+        }
+        if settings.loopback { for (output, input) in zip(outputs, inputs) { try client.connect(from: output, to: input) } }
+        opened(client, inputs.joined(separator: ", "), outputs.joined(separator: ", "))
 
         // Let a few periods pass so every connection is part of the graph
         // before the first frame is played.
@@ -94,8 +111,8 @@ public enum ChainRecorder {
             bridge.wait(timeoutMilliseconds: 100)
         }
         let xruns = bridge.xruns - xrunsBefore
-        let recording = engine.withRecording { Array($0) }
+        let recordings = (0..<channels).map { channel in engine.withRecording(channel: channel) { Array($0) } }
         return Run(clientName: client.name, sampleRateHz: client.sampleRateHz, periodFrames: client.bufferFrames,
-                   xruns: xruns, signal: signal, recording: recording)
+                   xruns: xruns, signal: signal, recordings: recordings)
     }
 }

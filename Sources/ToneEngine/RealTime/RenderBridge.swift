@@ -41,7 +41,7 @@ private func engineRender(_ context: UnsafeMutableRawPointer?,
     }
 }
 
-/// Channel 0 into `MeasureEngine.render`; the measure client has no MIDI port.
+/// Every channel into `MeasureEngine.render(inputs:…)`; the measure client has no MIDI port.
 @_noLocks
 private func measureEngineRender(_ context: UnsafeMutableRawPointer?,
                                  _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
@@ -50,10 +50,9 @@ private func measureEngineRender(_ context: UnsafeMutableRawPointer?,
                                  _ frames: UInt32,
                                  _ midi: UnsafeRawPointer?,
                                  _ midiCount: UInt32) {
-    guard let context, let inputs, let outputs, channels >= 1,
-          let input = inputs[0], let output = outputs[0] else { return }
+    guard let context, let inputs, let outputs, channels >= 1 else { return }
     Unmanaged<MeasureEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {
-        $0.render(input: input, output: output, frames: Int(frames))
+        $0.render(inputs: inputs, outputs: outputs, channels: Int(channels), frames: Int(frames))
     }
 }
 

@@ -18,6 +18,8 @@ struct MeasureCommand: ParsableCommand {
             agrees with jack_iodelay), the gain and frequency of the returned tone, \
             its THD+N, and the chain's magnitude response from the sweep (20 Hz to \
             20 kHz, or to 95 % of Nyquist on slower servers). \
+            --what adds measurements: harmonics (H2…H5, THD, phase, group delay \
+            from the same sweep), levels, noise, imd (see docs/measure.md). \
             Exit status: 0 measured, 1 runtime error (no server, nothing came \
             back, …), 64 bad option.
             """)
@@ -49,10 +51,25 @@ struct MeasureCommand: ParsableCommand {
         "Longest round trip to look for, in seconds (0.05…10).", valueName: "s"))
     var maxLatency = 0.5
 
+    @Option(name: .customLong("what"), help: ArgumentHelp(
+        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), crosstalk (with --channels: each output driven alone, every input read), or all (all but crosstalk).",
+        valueName: "list"))
+    var whatList = MeasureSelection.default.defaultValueDescription
+
+    /// `--what`, parsed (checked in `validate`).
+    var what: MeasureSelection { MeasureSelection(argument: whatList) ?? .default }
+
+    @Option(help: ArgumentHelp(
+        "Channels to play and record (1…8). With more than one the ports are in_1…, out_1…, and the k-th --connect-in/--connect-out name goes to the k-th port; the other measurements use channel 1.",
+        valueName: "n"))
+    var channels = 1
+
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
-    @Option(help: ArgumentHelp("Also write the frequency response as an SVG picture to this file.", valueName: "file.svg"))
+    @Option(help: ArgumentHelp(
+        "Also write the frequency response as an SVG picture to this file; with --what, one picture per measurement (the others next to it as FILE-harmonics.svg, …).",
+        valueName: "file.svg"))
     var plot: String?
 
     func validate() throws {
@@ -73,6 +90,20 @@ struct MeasureCommand: ParsableCommand {
             throw ValidationError("--max-latency must be from 0.05 to 10 seconds")
         }
         if let plot { try PlotOption.validate(plot) }
+        guard (1...MeasurementSignal.Plan.maximumChannels).contains(channels) else {
+            throw ValidationError("--channels must be from 1 to \(MeasurementSignal.Plan.maximumChannels)")
+        }
+        if channels > 1, let count = [jack.connectIn.count, jack.connectOut.count].first(where: { $0 != 0 && $0 != channels }) {
+            throw ValidationError("with --channels \(channels), give --connect-in and --connect-out \(channels) times each (one port per channel), not \(count)")
+        }
+        if MeasureSelection(argument: whatList)?.contains(.crosstalk) == true && channels < 2 {
+            throw ValidationError("--what crosstalk needs --channels 2 or more")
+        }
+        // A plain string, checked here: ArgumentParser's own message for a bad enum list spans several lines.
+        guard MeasureSelection(argument: whatList) != nil else {
+            throw ValidationError("--what takes a comma-separated list of "
+                + MeasureSelection.allValueStrings.joined(separator: ", ") + ", not '\(whatList)'")
+        }
     }
 
     func plan(sampleRateHz: Double) throws -> MeasurementSignal.Plan {
@@ -83,6 +114,10 @@ struct MeasureCommand: ParsableCommand {
         if let sweepEnd { plan.sweepEndHz = sweepEnd }
         plan.sweepSeconds = sweepSeconds
         plan.maxLatencySeconds = maxLatency
+        if what.contains(.levels) { plan.levelStepsDBFS = LevelSweepAnalyzer.defaultStepsDBFS }
+        if what.contains(.noise) { plan.noiseSeconds = 1 }
+        if what.contains(.imd) { plan.imdSeconds = 1 }
+        if what.contains(.crosstalk) { plan.crosstalkChannels = channels }
         return try plan.validated()
     }
 
@@ -94,26 +129,83 @@ struct MeasureCommand: ParsableCommand {
         settings.connectIn = jack.connectIn
         settings.connectOut = jack.connectOut
         settings.loopback = loopback
+        settings.channels = channels
         let recorded = try ChainRecorder.record(settings, makeSignal: { rate in
             MeasurementSignal(plan: try plan(sampleRateHz: rate))
         }, opened: { client, input, output in
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
         })
-        let measurement = try recorded.recording.withUnsafeBufferPointer {
-            try ChainAnalyzer.analyze(recorded.signal, recording: $0)
+        let (measurement, harmonics, levels, noise, imd) = try recorded.recording.withUnsafeBufferPointer { recording in
+            let deconvolution = try SweepDeconvolution(recorded.signal, recording: recording)
+            let measurement = try ChainAnalyzer.analyze(recorded.signal, recording: recording, deconvolution: deconvolution)
+            let harmonics = what.contains(.harmonics)
+                ? HarmonicAnalyzer.analyze(recorded.signal, deconvolution: deconvolution,
+                                           latencyFrames: measurement.latencyFrames)
+                : nil
+            let levels = what.contains(.levels)
+                ? try LevelSweepAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
+                : nil
+            let noise = what.contains(.noise)
+                ? try NoiseAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
+                : nil
+            let imd = what.contains(.imd)
+                ? try IntermodulationAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
+                : nil
+            return (measurement, harmonics, levels, noise, imd)
         }
+        let crosstalk = what.contains(.crosstalk) ? try Self.crosstalk(recorded) : nil
         if json {
-            Console.out(MeasureFormatter.json(measurement, clientName: recorded.clientName,
-                                              periodFrames: recorded.periodFrames, xruns: recorded.xruns))
+            var line = MeasureFormatter.jsonObject(measurement, clientName: recorded.clientName,
+                                                   periodFrames: recorded.periodFrames, xruns: recorded.xruns)
+            if let harmonics { line.add("harmonics", MeasureFormatter.json(harmonics)) }
+            if let levels { line.add("levels", MeasureFormatter.json(levels)) }
+            if let noise { line.add("noise", MeasureFormatter.json(noise)) }
+            if let imd { line.add("imd", MeasureFormatter.json(imd)) }
+            if let crosstalk { line.add("crosstalk", MeasureFormatter.json(crosstalk)) }
+            Console.out(line.description)
         } else {
-            Console.out(MeasureFormatter.human(measurement, periodFrames: recorded.periodFrames, xruns: recorded.xruns))
+            var sections: [String] = []
+            if what.contains(.response) {
+                sections.append(MeasureFormatter.human(measurement, periodFrames: recorded.periodFrames, xruns: recorded.xruns))
+            } else {
+                sections.append(String(format: "latency     %12.3f frames  %9.4f ms", measurement.latencyFrames, measurement.latencyMs))
+            }
+            if let harmonics { sections.append(MeasureFormatter.human(harmonics)) }
+            if let levels { sections.append(MeasureFormatter.human(levels)) }
+            if let noise { sections.append(MeasureFormatter.human(noise)) }
+            if let imd { sections.append(MeasureFormatter.human(imd)) }
+            if let crosstalk { sections.append(MeasureFormatter.human(crosstalk)) }
+            Console.out(sections.joined(separator: "\n"))
         }
         if recorded.xruns > 0 {
             Console.err("warning: the server reported \(recorded.xruns) xrun(s) during the measurement; if a figure looks wrong, measure again")
         }
         if let plot {
-            try PlotOption.write(ResponsePlot.svg(measurement), to: plot)
+            if what.contains(.response) { try PlotOption.write(ResponsePlot.svg(measurement), to: plot) }
+            // The first measurement chosen gets the file named; the others a file next to it each.
+            let first = what.kinds.first
+            if let harmonics {
+                let path = first == .harmonics ? plot : PlotOption.sibling(of: plot, named: "harmonics")
+                try PlotOption.write(HarmonicsPlot.svg(harmonics), to: path)
+            }
+            if let levels {
+                let path = first == .levels ? plot : PlotOption.sibling(of: plot, named: "levels")
+                try PlotOption.write(LevelsPlot.svg(levels), to: path)
+            }
+            if let crosstalk {
+                let path = first == .crosstalk ? plot : PlotOption.sibling(of: plot, named: "crosstalk")
+                try PlotOption.write(CrosstalkPlot.svg(crosstalk), to: path)
+            }
         }
+    }
+
+    /// Every channel's recording, as buffers for `CrosstalkAnalyzer`.
+    static func crosstalk(_ run: ChainRecorder.Run) throws -> CrosstalkMatrix {
+        func withBuffers(_ index: Int, _ buffers: [UnsafeBufferPointer<Float>]) throws -> CrosstalkMatrix {
+            guard index < run.recordings.count else { return try CrosstalkAnalyzer.analyze(run.signal, recordings: buffers) }
+            return try run.recordings[index].withUnsafeBufferPointer { try withBuffers(index + 1, buffers + [$0]) }
+        }
+        return try withBuffers(0, [])
     }
 }

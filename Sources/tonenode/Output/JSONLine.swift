@@ -49,6 +49,16 @@ struct JSONLine: CustomStringConvertible {
         append(key, "[" + objects.map(\.description).joined(separator: ",") + "]")
     }
 
+    /// A nested object: `"key":{…}`.
+    mutating func add(_ key: String, _ object: JSONLine) {
+        append(key, object.description)
+    }
+
+    /// An array of numbers: `"key":[1.0,null,…]`.
+    mutating func add(_ key: String, _ numbers: [Double], _ style: NumberStyle = .shortest) {
+        append(key, "[" + numbers.map { Self.number($0, style) }.joined(separator: ",") + "]")
+    }
+
     private mutating func append(_ key: String, _ valueText: String) {
         if !body.isEmpty { body += "," }
         body += Self.quoted(key) + ":" + valueText

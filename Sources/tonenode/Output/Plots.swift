@@ -95,3 +95,10 @@ enum FilePlot {
         return writer.document()
     }
 }
+
+extension PlotOption {
+    /// `dir/name.svg` → `dir/name-suffix.svg`: the picture of a second measurement next to the first.
+    static func sibling(of path: String, named suffix: String) -> String {
+        String(path.dropLast(4)) + "-" + suffix + ".svg"
+    }
+}

@@ -32,6 +32,9 @@ struct PlotCommandTests {
         ["measure", "--sweep-start", "1000", "--sweep-end", "1500"],
         ["measure", "--sweep-seconds", "0.1"],
         ["measure", "--max-latency", "100"],
+        ["measure", "--what", "bogus"],
+        ["measure", "--what", "harmonics,"],
+        ["measure", "--what", ""],
         ["analyze", "x.wav", "--plot", "/no/such/directory/x.svg"],
     ])
     func badOption(arguments: [String]) throws {

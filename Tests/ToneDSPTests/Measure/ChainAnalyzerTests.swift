@@ -5,9 +5,9 @@ import Testing
 @Suite("Chain measurement on synthetic chains")
 struct ChainAnalyzerTests {
     /// A short measurement (1 s sweep, 0.5 s tone) so the offline chains run quickly.
-    static func signal(rateHz: Double = 48000, toneHz: Double = 1000) -> MeasurementSignal {
+    static func signal(rateHz: Double = 48000, toneHz: Double = 1000, sweepSeconds: Double = 1) -> MeasurementSignal {
         var plan = MeasurementSignal.Plan(sampleRateHz: rateHz)
-        plan.sweepSeconds = 1
+        plan.sweepSeconds = sweepSeconds
         plan.toneSeconds = 0.5
         plan.maxLatencySeconds = 0.1
         plan.toneFrequencyHz = toneHz

@@ -68,6 +68,60 @@ enum SyntheticChain {
         x.map { Float(Double($0) + c * Double($0) * Double($0) * Double($0)) }
     }
 
+    /// `Σ cₙ·xⁿ` (n from 1), memoryless: known harmonics of every order.
+    static func polynomial(_ x: [Float], _ coefficients: [Double]) -> [Float] {
+        x.map { value in
+            let v = Double(value)
+            var sum = 0.0, power = 1.0
+            for c in coefficients {
+                power *= v
+                sum += c * power
+            }
+            return Float(sum)
+        }
+    }
+
+    /// A biquad `(b0 + b1 z⁻¹ + b2 z⁻²)/(1 + a1 z⁻¹ + a2 z⁻²)`, direct form I in double.
+    struct Biquad {
+        var b0, b1, b2, a1, a2: Double
+
+        /// RBJ cookbook peaking EQ.
+        static func peaking(frequencyHz: Double, gainDB: Double, q: Double, sampleRateHz: Double) -> Biquad {
+            let a = pow(10, gainDB / 40), w = 2 * Double.pi * frequencyHz / sampleRateHz
+            let alpha = sin(w) / (2 * q), a0 = 1 + alpha / a
+            return Biquad(b0: (1 + alpha * a) / a0, b1: -2 * cos(w) / a0, b2: (1 - alpha * a) / a0,
+                          a1: -2 * cos(w) / a0, a2: (1 - alpha / a) / a0)
+        }
+
+        func run(_ x: [Float]) -> [Float] {
+            var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+            return x.map { value in
+                let x0 = Double(value)
+                let y0 = b0 * x0 + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+                x2 = x1; x1 = x0; y2 = y1; y1 = y0
+                return Float(y0)
+            }
+        }
+
+        /// H(e^{iω}) at `frequencyHz`.
+        func response(frequencyHz: Double, sampleRateHz: Double) -> (re: Double, im: Double) {
+            let w = 2 * Double.pi * frequencyHz / sampleRateHz
+            let nr = b0 + b1 * cos(w) + b2 * cos(2 * w), ni = -(b1 * sin(w) + b2 * sin(2 * w))
+            let dr = 1 + a1 * cos(w) + a2 * cos(2 * w), di = -(a1 * sin(w) + a2 * sin(2 * w))
+            let d = dr * dr + di * di
+            return ((nr * dr + ni * di) / d, (ni * dr - nr * di) / d)
+        }
+
+        /// Group delay in frames at `frequencyHz` (numerical derivative of the unwrapped phase).
+        func groupDelayFrames(frequencyHz: Double, sampleRateHz: Double) -> Double {
+            let h = 1e-3
+            let a = response(frequencyHz: frequencyHz - h, sampleRateHz: sampleRateHz)
+            let b = response(frequencyHz: frequencyHz + h, sampleRateHz: sampleRateHz)
+            let dphase = atan2(b.im * a.re - b.re * a.im, b.re * a.re + b.im * a.im)
+            return -dphase / (2 * Double.pi * 2 * h / sampleRateHz)
+        }
+    }
+
     /// `x` plus seeded Gaussian noise of RMS `rms`.
     static func addNoise(_ x: [Float], rms: Double, seed: UInt64) -> [Float] {
         var random = SeededRandom(seed: seed)

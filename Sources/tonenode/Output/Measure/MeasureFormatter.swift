@@ -54,6 +54,11 @@ enum MeasureFormatter {
 
     /// One JSON object; numbers that are not finite are `null`.
     static func json(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> String {
+        jsonObject(m, clientName: clientName, periodFrames: periodFrames, xruns: xruns).description
+    }
+
+    /// The object of `json`, for callers that add fields (`--what harmonics`) after today's.
+    static func jsonObject(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> JSONLine {
         var line = JSONLine()
         line.add("client", clientName)
         line.add("sample_rate_hz", m.sampleRateHz)
@@ -76,6 +81,6 @@ enum MeasureFormatter {
             object.add("db", rounded(point.gainDB, 4))
             return object
         })
-        return line.description
+        return line
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import ToneDSP
+
+/// `measure`'s analysis (off the JACK thread, after the recording) against a
+/// plain FFTW reference of the same length: one double-precision r2c and one
+/// c2r of the deconvolution's FFT size (what any sweep deconvolution costs at
+/// the least). The ToneNode side: the default summary (`ChainAnalyzer`:
+/// deconvolution, latency, response, tone fit) and the default plus
+/// `--what harmonics` (`HarmonicAnalyzer` on the same deconvolution).
+enum MeasureBenchmark {
+    static func signal() -> MeasurementSignal {
+        MeasurementSignal(plan: MeasurementSignal.Plan(sampleRateHz: 48_000))
+    }
+
+    static func run(repetitions: Int, targetSeconds: Double) -> (summary: Comparison, harmonics: Comparison, fftSize: Int) {
+        let signal = signal()
+        // A chain with distortion: x + 0.01·x² (the analysis does the same work on any recording).
+        var recording = signal.stimulus.map { $0 + 0.01 * $0 * $0 }
+        recording += [Float](repeating: 0, count: signal.recordingFrames - recording.count)
+        let fftSize = DoubleFFT.size(atLeast: 2 * signal.sweep.frames + signal.maxLatencyFrames)
+        guard let fft = DoubleFFT(size: fftSize) else { fatalError("FFTW could not plan \(fftSize)") }
+        let input = (0..<fftSize).map { Double($0 < recording.count ? recording[$0] : 0) }
+        let reference: Workload = { iterations in
+            stopwatch {
+                var checksum = 0.0
+                for _ in 0..<iterations {
+                    for index in 0..<fftSize { fft.real[index] = input[index] }
+                    fft.forward()
+                    fft.inverse()
+                    checksum += fft.real[1]
+                }
+                return checksum
+            }
+        }
+        let summary: Workload = { iterations in
+            stopwatch {
+                var checksum = 0.0
+                for _ in 0..<iterations {
+                    let m = recording.withUnsafeBufferPointer { try? ChainAnalyzer.analyze(signal, recording: $0) }
+                    checksum += m?.latencyFrames ?? 0
+                }
+                return checksum
+            }
+        }
+        let withHarmonics: Workload = { iterations in
+            stopwatch {
+                var checksum = 0.0
+                for _ in 0..<iterations {
+                    recording.withUnsafeBufferPointer { buffer in
+                        guard let deconvolution = try? SweepDeconvolution(signal, recording: buffer),
+                              let m = try? ChainAnalyzer.analyze(signal, recording: buffer, deconvolution: deconvolution) else { return }
+                        let h = HarmonicAnalyzer.analyze(signal, deconvolution: deconvolution, latencyFrames: m.latencyFrames)
+                        checksum += h.thd.first?.thdDB ?? 0
+                    }
+                }
+                return checksum
+            }
+        }
+        return (compare(repetitions: repetitions, targetSeconds: targetSeconds, toneNode: summary, reference: reference),
+                compare(repetitions: repetitions, targetSeconds: targetSeconds, toneNode: withHarmonics, reference: reference),
+                fftSize)
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+
+/// `measure --what response,harmonics`: which measurements to make and report
+/// (parsed from the option's text in `MeasureCommand.validate`).
+struct MeasureSelection: Equatable {
+    /// One measurement, by the name `--what` takes.
+    enum Kind: String, CaseIterable, Comparable {
+        /// Latency, gain, frequency, THD+N at the tone, magnitude response (today's default).
+        case response
+        /// H2…H5 and THD versus frequency, phase and group delay, impulse response (same sweep: no extra time).
+        case harmonics
+        /// THD+N and gain versus level at the test tone (−60…0 dBFS in 3 dB steps; 5.25 s more).
+        case levels
+        /// AES17 idle noise (unweighted, A-weighted), SNR, dynamic range, hum lines (2 s more).
+        case noise
+        /// SMPTE (60 Hz + 7 kHz, 4:1) and CCIF (19 + 20 kHz) intermodulation (2 s more).
+        case imd
+        /// The crosstalk matrix (needs --channels 2…8; one sweep per channel more).
+        case crosstalk
+
+        static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+    }
+
+    /// In the order of `Kind.allCases`, no repeats.
+    let kinds: [Kind]
+
+    static let `default` = MeasureSelection(kinds: [.response])
+
+    init(kinds: [Kind]) { self.kinds = Array(Set(kinds)).sorted() }
+
+    init?(argument: String) {
+        var kinds: [Kind] = []
+        for name in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+            // `all`: everything that needs no more than the one channel (crosstalk is asked for by name).
+            if trimmed == "all" { kinds += Kind.allCases.filter { $0 != .crosstalk }; continue }
+            guard let kind = Kind(rawValue: trimmed) else { return nil }
+            kinds.append(kind)
+        }
+        guard !kinds.isEmpty else { return nil }
+        self.init(kinds: kinds)
+    }
+
+    var defaultValueDescription: String { kinds.map(\.rawValue).joined(separator: ",") }
+    static var allValueStrings: [String] { Kind.allCases.map(\.rawValue) + ["all"] }
+
+    func contains(_ kind: Kind) -> Bool { kinds.contains(kind) }
+}
