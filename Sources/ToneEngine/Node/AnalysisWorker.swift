@@ -24,6 +24,8 @@ final class AnalysisWorker: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     private var thread: Thread?
     private let scratchFrames = 8192
+    /// Seconds between `.callbackProfile` events when the bridge profiles.
+    static let profileIntervalSeconds = 10.0
     /// Nice value of the worker thread (0 is normal; higher yields to others).
     static let niceValue: Int32 = 10
     private let scratch: UnsafeMutablePointer<Float>
@@ -71,6 +73,8 @@ final class AnalysisWorker: @unchecked Sendable {
         ProcessBridge.reniceCallingThread(Self.niceValue)
         var reportedXruns = 0, reportedOverflows = 0
         defer { finished.store(true, ordering: .releasing) }
+        let profiles = bridge.callbackProfile != nil
+        var lastProfileNs = DispatchTime.now().uptimeNanoseconds
         while !stopRequested.load(ordering: .acquiring) {
             bridge.wait(timeoutMilliseconds: 100)
             drain()
@@ -81,6 +85,13 @@ final class AnalysisWorker: @unchecked Sendable {
                 reportedOverflows = overflows
                 publish(.trouble(xruns: xruns, overflows: overflows,
                                  droppedFrames: totals().droppedFrames))
+            }
+            if profiles {
+                let nowNs = DispatchTime.now().uptimeNanoseconds
+                if Double(nowNs - lastProfileNs) >= Self.profileIntervalSeconds * 1e9, let profile = bridge.callbackProfile {
+                    lastProfileNs = nowNs
+                    publish(.callbackProfile(profile))
+                }
             }
             if bridge.isShutdown {
                 publish(.serverGone)

@@ -29,7 +29,9 @@ public final class Node {
     private let continuation: AsyncStream<NodeEvent>.Continuation
     private var stopped = false
 
-    public init(settings: NodeSettings) throws {
+    /// - Parameter profilesCallback: time the process callback
+    ///   (`--profile-callback`): `callbackProfile`, and `.callbackProfile` events.
+    public init(settings: NodeSettings, profilesCallback: Bool = false) throws {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         let sampleRateHz = Double(client.sampleRateHz)
         // The settings' one check (a `SettingsProblem`, not a JACK error); what
@@ -60,7 +62,7 @@ public final class Node {
         // The worker reports once per hop: waking it more often only costs the JACK thread syscalls.
         let bridge = try ProcessBridge(
             client: client, channels: Array(zip(inPorts, outPorts)), midiInput: midiPort,
-            wakeEveryFrames: settings.hopFrames, renderer: engine, render: Engine.renderFunction)
+            wakeEveryFrames: settings.hopFrames, profilesCallback: profilesCallback, renderer: engine, render: Engine.renderFunction)
 
         let (events, continuation) = AsyncStream<NodeEvent>.makeStream(bufferingPolicy: .bufferingNewest(65536))
         self.client = client
@@ -132,6 +134,9 @@ public final class Node {
         let continuation = continuation
         return { continuation.finish() }
     }
+
+    /// The process callback's durations so far; nil unless made with `profilesCallback`.
+    public var callbackProfile: CallbackProfile? { bridge.callbackProfile }
 
     /// MIDI messages dropped because a period brought more than the bridge holds.
     public var droppedMidiMessages: Int { bridge.midiDropped }
