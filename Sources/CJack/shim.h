@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #define TN_MAX_CHANNELS 8
+/// `wake_every_frames` value: the process callback never posts.
+#define TN_NEVER_WAKE UINT32_MAX
 
 // MARK: - MIDI input (events copied for the Swift render)
 
@@ -116,6 +118,9 @@ typedef struct tn_bridge {
     // wake (0: every cycle). Set before activation; the worker can do nothing
     // with less than a hop, and every sem_post to a waiting worker is a futex
     // syscall and a context switch inside the period.
+    // TN_NEVER_WAKE: never (the waiting thread keeps its own clock; see
+    // AnalysisWorker: a post wakes a thread that, without real-time
+    // scheduling, can preempt the JACK thread before the callback returns).
     uint32_t wake_every_frames;
     uint32_t frames_since_wake;  // JACK thread only
     tn_callback_profile *profile;  // NULL: not profiled (set before activation)
@@ -208,7 +213,7 @@ static inline int tn_process(jack_nframes_t nframes, void *arg) {
     }
     __atomic_fetch_add(&b->cycles, 1, __ATOMIC_RELEASE);
     b->frames_since_wake += nframes;
-    if (b->frames_since_wake >= b->wake_every_frames) {
+    if (b->wake_every_frames != TN_NEVER_WAKE && b->frames_since_wake >= b->wake_every_frames) {
         b->frames_since_wake = 0;
         sem_post(&b->wake);
     }

@@ -57,14 +57,15 @@ public final class ProcessBridge: @unchecked Sendable {
     ///   - wakeEveryFrames: wake a waiting thread once this many frames have
     ///     passed since the last wake (0: every period). Every post to a
     ///     waiting thread is a syscall on the JACK thread; a worker that can do
-    ///     nothing with less than a hop needs no more.
+    ///     nothing with less than a hop needs no more. nil: never (the
+    ///     waiting thread keeps time itself; posts and shutdowns still wake it).
     ///   - profilesCallback: time every process callback into a histogram
     ///     (`callbackProfile`); off, the callback pays two NULL tests.
     ///   - renderer: the object `render` receives as its context.
     /// - Throws: `JackError.callbackSetupFailed` when the bridge cannot be
     ///   made or JACK refuses a callback.
     public init(client: JackClient, channels: [(input: OpaquePointer, output: OpaquePointer)],
-                midiInput: OpaquePointer? = nil, wakeEveryFrames: Int = 0, profilesCallback: Bool = false,
+                midiInput: OpaquePointer? = nil, wakeEveryFrames: Int? = 0, profilesCallback: Bool = false,
                 renderer: AnyObject, render: RenderFunction) throws {
         precondition(Self.midiLayoutMatches, "MIDIEvent must have tn_midi_event's layout")
         precondition(!channels.isEmpty && channels.count <= Self.maximumChannels,
@@ -75,7 +76,8 @@ public final class ProcessBridge: @unchecked Sendable {
         }
         tn_bridge_set_midi_input(bridge, midiInput)
         tn_bridge_set_render(bridge, render, Unmanaged.passUnretained(renderer).toOpaque())
-        bridge.pointee.wake_every_frames = UInt32(clamping: wakeEveryFrames)
+        bridge.pointee.wake_every_frames = wakeEveryFrames.map { UInt32(clamping: min($0, Int(TN_NEVER_WAKE) - 1)) }
+            ?? TN_NEVER_WAKE
         if profilesCallback && tn_bridge_enable_profile(bridge) != 0 {
             tn_bridge_destroy(bridge)
             throw JackError.callbackSetupFailed(0)
