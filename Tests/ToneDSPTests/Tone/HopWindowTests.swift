@@ -24,7 +24,7 @@ struct HopWindowTests {
     func windowsMatchTheStream() throws {
         var random = SeededRandom(seed: 0x5EED)
         let samples = (0..<20_000).map { _ in Float(random.gaussian()) }
-        for (size, hop) in [(1024, 256), (256, 256), (512, 1), (2048, 700)] {
+        for (size, hop) in [(1024, 256), (256, 256), (64, 1), (2048, 700)] {
             let got = try Self.windows(samples, size: size, hop: hop, seed: UInt64(size * hop))
             let expected = Array(stride(from: size, through: samples.count, by: hop))
             #expect(got.map(\.1) == expected)
