@@ -26,6 +26,8 @@
 #include <unistd.h>
 
 #define TN_MAX_CHANNELS 8
+/// `wake_every_frames` value: the process callback never posts.
+#define TN_NEVER_WAKE UINT32_MAX
 
 // MARK: - MIDI input (events copied for the Swift render)
 
@@ -52,6 +54,50 @@ typedef void (*tn_render_fn)(void *engine,
                              const void *midi,
                              uint32_t midi_count);
 
+// MARK: - Callback profile (--profile-callback; off unless a bridge asks)
+//
+// The process callback's own duration, CLOCK_MONOTONIC (vDSO, no syscall) at
+// entry and exit, into a histogram of 1 µs bins that another thread reads.
+// One writer (the JACK thread); readers use the load helpers below. Off, the
+// callback pays one predictable NULL test at entry and one at exit.
+// benchmarks/callback-client uses the same block, so both are measured alike.
+
+/// Bins of 1 µs; the last one also counts every longer callback.
+#define TN_PROFILE_BINS 4096
+
+typedef struct tn_callback_profile {
+    // Written by the one JACK thread with __atomic stores; read with __atomic loads.
+    uint64_t count;
+    uint64_t total_ns;
+    uint64_t worst_ns;
+    uint64_t bins[TN_PROFILE_BINS];
+} tn_callback_profile;
+
+static inline uint64_t tn_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/// Counts one callback that began at `start_ns`. The one writer's thread only:
+/// plain load-add-store (no locked instruction), atomic so readers see whole values.
+static inline void tn_profile_record(tn_callback_profile *p, uint64_t start_ns) {
+    uint64_t ns = tn_monotonic_ns() - start_ns;
+    uint64_t bin = ns / 1000;
+    if (bin >= TN_PROFILE_BINS) bin = TN_PROFILE_BINS - 1;
+    __atomic_store_n(&p->bins[bin], __atomic_load_n(&p->bins[bin], __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->total_ns, __atomic_load_n(&p->total_ns, __ATOMIC_RELAXED) + ns, __ATOMIC_RELAXED);
+    if (ns > __atomic_load_n(&p->worst_ns, __ATOMIC_RELAXED)) __atomic_store_n(&p->worst_ns, ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->count, __atomic_load_n(&p->count, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t tn_profile_count(const tn_callback_profile *p) { return __atomic_load_n(&p->count, __ATOMIC_ACQUIRE); }
+static inline uint64_t tn_profile_total_ns(const tn_callback_profile *p) { return __atomic_load_n(&p->total_ns, __ATOMIC_RELAXED); }
+static inline uint64_t tn_profile_worst_ns(const tn_callback_profile *p) { return __atomic_load_n(&p->worst_ns, __ATOMIC_RELAXED); }
+static inline uint64_t tn_profile_bin(const tn_callback_profile *p, uint32_t index) {
+    return index < TN_PROFILE_BINS ? __atomic_load_n(&p->bins[index], __ATOMIC_RELAXED) : 0;
+}
+
 typedef struct tn_bridge {
     jack_port_t *in_ports[TN_MAX_CHANNELS];
     jack_port_t *out_ports[TN_MAX_CHANNELS];
@@ -73,8 +119,12 @@ typedef struct tn_bridge {
     // wake (0: every cycle). Set before activation; the worker can do nothing
     // with less than a hop, and every sem_post to a waiting worker is a futex
     // syscall and a context switch inside the period.
+    // TN_NEVER_WAKE: never (the waiting thread keeps its own clock; see
+    // AnalysisWorker: a post wakes a thread that, without real-time
+    // scheduling, can preempt the JACK thread before the callback returns).
     uint32_t wake_every_frames;
     uint32_t frames_since_wake;  // JACK thread only
+    tn_callback_profile *profile;  // NULL: not profiled (set before activation)
 } tn_bridge;
 
 // jack_client_open is variadic; Swift cannot call it directly.
@@ -96,6 +146,7 @@ static inline tn_bridge *tn_bridge_create(void) {
 static inline void tn_bridge_destroy(tn_bridge *b) {
     if (b == NULL) return;
     sem_destroy(&b->wake);
+    free(b->profile);
     free(b);
 }
 
@@ -104,6 +155,12 @@ static inline void tn_bridge_set_channel(tn_bridge *b, uint32_t index, jack_port
     b->in_ports[index] = in;
     b->out_ports[index] = out;
     if (index + 1 > b->channels) b->channels = index + 1;
+}
+
+/// Turns the callback profile on. Main thread, before activation. Returns 0 on success.
+static inline int tn_bridge_enable_profile(tn_bridge *b) {
+    if (b->profile == NULL) b->profile = (tn_callback_profile *)calloc(1, sizeof(tn_callback_profile));
+    return b->profile != NULL ? 0 : -1;
 }
 
 static inline void tn_bridge_set_midi_input(tn_bridge *b, jack_port_t *port) { b->midi_in = port; }
@@ -145,6 +202,7 @@ static inline void tn_bridge_set_render(tn_bridge *b, tn_render_fn render, void 
 
 static inline int tn_process(jack_nframes_t nframes, void *arg) {
     tn_bridge *b = (tn_bridge *)arg;
+    uint64_t profile_start_ns = b->profile != NULL ? tn_monotonic_ns() : 0;
     for (uint32_t i = 0; i < b->channels; i++) {
         b->in_bufs[i] = b->in_ports[i] ? (const float *)jack_port_get_buffer(b->in_ports[i], nframes) : NULL;
         b->out_bufs[i] = b->out_ports[i] ? (float *)jack_port_get_buffer(b->out_ports[i], nframes) : NULL;
@@ -156,10 +214,11 @@ static inline int tn_process(jack_nframes_t nframes, void *arg) {
     }
     __atomic_fetch_add(&b->cycles, 1, __ATOMIC_RELEASE);
     b->frames_since_wake += nframes;
-    if (b->frames_since_wake >= b->wake_every_frames) {
+    if (b->wake_every_frames != TN_NEVER_WAKE && b->frames_since_wake >= b->wake_every_frames) {
         b->frames_since_wake = 0;
         sem_post(&b->wake);
     }
+    if (b->profile != NULL) tn_profile_record(b->profile, profile_start_ns);
     return 0;
 }
 

@@ -45,6 +45,9 @@ public final class ProcessBridge: @unchecked Sendable {
     private let bridge: UnsafeMutablePointer<tn_bridge>
     /// Kept alive for as long as the callbacks may call `render` with it.
     private let renderer: AnyObject
+    /// The period a callback profile is measured against (the server's when the bridge was made).
+    private let periodFrames: Int
+    private let sampleRateHz: Int
 
     /// Makes the bridge and installs the client's callbacks (process, xrun,
     /// shutdown, latency). Call before `client.activate()`.
@@ -54,12 +57,15 @@ public final class ProcessBridge: @unchecked Sendable {
     ///   - wakeEveryFrames: wake a waiting thread once this many frames have
     ///     passed since the last wake (0: every period). Every post to a
     ///     waiting thread is a syscall on the JACK thread; a worker that can do
-    ///     nothing with less than a hop needs no more.
+    ///     nothing with less than a hop needs no more. nil: never (the
+    ///     waiting thread keeps time itself; posts and shutdowns still wake it).
+    ///   - profilesCallback: time every process callback into a histogram
+    ///     (`callbackProfile`); off, the callback pays two NULL tests.
     ///   - renderer: the object `render` receives as its context.
     /// - Throws: `JackError.callbackSetupFailed` when the bridge cannot be
     ///   made or JACK refuses a callback.
     public init(client: JackClient, channels: [(input: OpaquePointer, output: OpaquePointer)],
-                midiInput: OpaquePointer? = nil, wakeEveryFrames: Int = 0,
+                midiInput: OpaquePointer? = nil, wakeEveryFrames: Int? = 0, profilesCallback: Bool = false,
                 renderer: AnyObject, render: RenderFunction) throws {
         precondition(Self.midiLayoutMatches, "MIDIEvent must have tn_midi_event's layout")
         precondition(!channels.isEmpty && channels.count <= Self.maximumChannels,
@@ -70,7 +76,12 @@ public final class ProcessBridge: @unchecked Sendable {
         }
         tn_bridge_set_midi_input(bridge, midiInput)
         tn_bridge_set_render(bridge, render, Unmanaged.passUnretained(renderer).toOpaque())
-        bridge.pointee.wake_every_frames = UInt32(clamping: wakeEveryFrames)
+        bridge.pointee.wake_every_frames = wakeEveryFrames.map { UInt32(clamping: min($0, Int(TN_NEVER_WAKE) - 1)) }
+            ?? TN_NEVER_WAKE
+        if profilesCallback && tn_bridge_enable_profile(bridge) != 0 {
+            tn_bridge_destroy(bridge)
+            throw JackError.callbackSetupFailed(0)
+        }
         let step = tn_bridge_install(client.handle, bridge)
         guard step == 0 else {
             // Not activated: JACK never calls the callbacks just installed.
@@ -79,6 +90,8 @@ public final class ProcessBridge: @unchecked Sendable {
         }
         self.bridge = bridge
         self.renderer = renderer
+        periodFrames = client.bufferFrames
+        sampleRateHz = client.sampleRateHz
     }
 
     deinit { tn_bridge_destroy(bridge) }
@@ -115,6 +128,13 @@ public final class ProcessBridge: @unchecked Sendable {
 
     /// Whether the server shut the client down (the server went away).
     public var isShutdown: Bool { tn_bridge_is_shutdown(bridge) != 0 }
+
+    /// The callback's durations so far, when made with `profilesCallback`;
+    /// against the period the server ran when the bridge was made.
+    public var callbackProfile: CallbackProfile? {
+        guard let profile = bridge.pointee.profile else { return nil }
+        return CallbackProfile.read(profile, periodFrames: periodFrames, sampleRateHz: sampleRateHz)
+    }
 
     /// MIDI messages dropped because a period brought more than the bridge holds.
     public var midiDropped: Int { Int(tn_bridge_midi_dropped(bridge)) }

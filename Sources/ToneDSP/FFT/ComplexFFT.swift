@@ -19,7 +19,7 @@ public final class ComplexFFT {
         guard size >= 2, size <= Int(Int32.max), let raw = fftwf_alloc_complex(size) else { return nil }
         let made = FFTPlanner.makePlans({
             [fftwf_plan_dft_1d(Int32(size), raw, raw, inverse ? FFTW_BACKWARD : FFTW_FORWARD, planning.flags)]
-        }, destroy: fftwf_destroy_plan)
+        }, destroy: fftwf_destroy_plan, planning: planning)
         guard let plans = made else {
             fftwf_free(raw)
             return nil

@@ -29,7 +29,7 @@ public final class DoubleFFT {
         let made = FFTPlanner.makePlans({
             [fftw_plan_dft_r2c_1d(Int32(size), real, complex, planning.flags),
              fftw_plan_dft_c2r_1d(Int32(size), complex, real, planning.flags)]
-        }, destroy: fftw_destroy_plan)
+        }, destroy: fftw_destroy_plan, planning: planning, wisdom: .double)
         guard let plans = made else {
             fftw_free(real)
             fftw_free(complex)

@@ -11,19 +11,32 @@ import Synchronization
 /// `init` through `makePlans` and destroyed in `deinit` through `destroy`.
 /// Each instance is used by one thread at a time (the buffers are reused).
 enum FFTPlanner {
-    private static let lock = Mutex<Void>(())
+    /// The lock, and the precisions whose wisdom file has been read.
+    private static let lock = Mutex<Set<FFTWisdom>>([])
 
     /// Makes a wrapper's plans under the lock.
     /// - Parameters:
     ///   - make: creates the plans, in order (the order matters with
     ///     `FFTW_MEASURE`, which learns from earlier plans).
     ///   - destroy: the precision's `fftw…_destroy_plan`.
+    ///   - planning, wisdom: with `.measure`, the precision's wisdom file
+    ///     (`FFTWisdom`) is read first (once per process) and written back
+    ///     when measuring taught FFTW something new.
     /// - Returns: every plan, or nil when FFTW made not all of them (those it
     ///   made are destroyed again; the caller frees its buffers).
-    static func makePlans(_ make: () -> [OpaquePointer?],
-                          destroy: (OpaquePointer) -> Void) -> [OpaquePointer]? {
+    static func makePlans(_ make: () -> [OpaquePointer?], destroy: (OpaquePointer) -> Void,
+                          planning: FFTPlanning = .estimate, wisdom: FFTWisdom = .single) -> [OpaquePointer]? {
         nonisolated(unsafe) var made: [OpaquePointer?] = []
-        lock.withLock { _ in made = make() }
+        lock.withLock { loaded in
+            guard planning == .measure else {
+                made = make()
+                return
+            }
+            if loaded.insert(wisdom).inserted { wisdom.load() }
+            let before = wisdom.exported()
+            made = make()
+            if wisdom.exported() != before { wisdom.save() }
+        }
         let plans = made.compactMap { $0 }
         guard plans.count == made.count else {
             self.destroy(plans, with: destroy)
@@ -42,7 +55,8 @@ enum FFTPlanner {
 public enum FFTPlanning: Sendable {
     /// Quick to make; used where start-up time matters more (tests).
     case estimate
-    /// Measures candidate plans (a fraction of a second), then runs faster.
+    /// Measures candidate plans (a fraction of a second or more, once per
+    /// machine and size: `FFTWisdom` keeps the result), then runs faster.
     case measure
 
     var flags: UInt32 {

@@ -32,7 +32,7 @@ public final class RealFFT {
             let forward = fftwf_plan_dft_r2c_1d(Int32(size), input, complex, planning.flags)
             guard inverse else { return [forward] }
             return [forward, fftwf_plan_dft_c2r_1d(Int32(size), complex, input, planning.flags)]
-        }, destroy: fftwf_destroy_plan)
+        }, destroy: fftwf_destroy_plan, planning: planning)
         guard let plans = made else {
             fftwf_free(input)
             fftwf_free(complex)

@@ -22,7 +22,8 @@ public final class PitchAnalyzer: StreamAnalyzer {
     public func process(_ input: UnsafeBufferPointer<Float>, report: (ToneReport) -> Void) {
         let rate = detector.configuration.sampleRateHz
         window.push(input) { frame, streamFrames in
-            let reading = detector.estimate(frame)
+            // Silence: what `estimate` finds in a window of zeros, without the work.
+            let reading = frame.map(detector.estimate) ?? ToneReading()
             report(ToneReport(timeSeconds: Double(streamFrames) / rate, reading: reading,
                               pitch: PitchReading(frequencyHz: reading.frequencyHz, temperament: temperament)))
         }

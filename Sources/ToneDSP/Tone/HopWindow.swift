@@ -11,6 +11,8 @@ public final class HopWindow {
     private var writeIndex = 0
     private var filled = 0
     private var sinceReport = 0
+    /// Newest samples that are all ±0 (a window of them is silence).
+    private var zeroRun = 0
     /// Frames of stream time seen, gaps included.
     public private(set) var streamFrames = 0
 
@@ -43,17 +45,37 @@ public final class HopWindow {
 
     /// Feeds samples; `window(frame, streamFrames)` is called once per
     /// completed hop, in order, with the window (do not let the pointer
-    /// escape) and the stream position of its end.
-    public func push(_ input: UnsafeBufferPointer<Float>, window: (UnsafeBufferPointer<Float>, Int) -> Void) {
+    /// escape) and the stream position of its end. `frame` is nil when the
+    /// whole window is digital silence (every sample ±0): a silent input (a
+    /// muted source, an unconnected port) then costs no copy and no analysis.
+    public func push(_ input: UnsafeBufferPointer<Float>, window: (UnsafeBufferPointer<Float>?, Int) -> Void) {
+        guard var source = input.baseAddress else { return }
         let n = size
-        for sample in input {
-            history[writeIndex] = sample
-            writeIndex = (writeIndex + 1) & (n - 1)    // safe: size is a power of two
-            streamFrames += 1
-            if filled < n { filled += 1 }
-            sinceReport += 1
+        var remaining = input.count
+        while remaining > 0 {
+            // Whole runs up to the next report and the ring's end: a copy, not a loop per sample.
+            let untilDue = filled < n ? max(n - filled, hopFrames - sinceReport) : hopFrames - sinceReport
+            let chunk = min(remaining, untilDue, n - writeIndex)
+            (history + writeIndex).update(from: source, count: chunk)
+            // The newest non-zero sample ends the run of zeros (searched from the end: short for audio).
+            var newestNonZero = -1
+            for index in stride(from: chunk - 1, through: 0, by: -1) where source[index] != 0 {
+                newestNonZero = index
+                break
+            }
+            zeroRun = newestNonZero < 0 ? zeroRun + chunk : chunk - 1 - newestNonZero
+            writeIndex = (writeIndex + chunk) & (n - 1)    // safe: size is a power of two
+            streamFrames += chunk
+            filled = min(n, filled + chunk)
+            sinceReport += chunk
+            source += chunk
+            remaining -= chunk
             if filled == n && sinceReport >= hopFrames {
                 sinceReport = 0
+                if zeroRun >= n {
+                    window(nil, streamFrames)
+                    continue
+                }
                 // Oldest sample first.
                 let tail = n - writeIndex
                 frame.update(from: history + writeIndex, count: tail)
@@ -69,5 +91,6 @@ public final class HopWindow {
         streamFrames += frames
         filled = 0
         sinceReport = 0
+        zeroRun = 0
     }
 }

@@ -22,7 +22,9 @@ public final class ToneAnalyzer {
     public func process(_ input: UnsafeBufferPointer<Float>, report: (ToneReport) -> Void) {
         let rate = estimator.configuration.sampleRateHz
         window.push(input) { frame, streamFrames in
-            report(ToneReport(timeSeconds: Double(streamFrames) / rate, reading: estimator.estimate(frame)))
+            // Silence: what `estimate` finds in a window of zeros, without the work.
+            let reading = frame.map(estimator.estimate) ?? ToneReading()
+            report(ToneReport(timeSeconds: Double(streamFrames) / rate, reading: reading))
         }
     }
 

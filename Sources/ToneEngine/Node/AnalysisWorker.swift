@@ -5,8 +5,9 @@ import ToneDSP
 import ToneJack
 
 /// The worker thread: drains the capture ring into the analyzer and publishes
-/// events. It sleeps in `ProcessBridge.wait`, which the process callback
-/// wakes, with a timeout so it also notices a stop request or a dead server.
+/// events. It sleeps in `ProcessBridge.wait` until its next hop on its own
+/// clock (the process callback does not post: see `Node.init`); `stop` and
+/// a server shutdown post, so it notices them at once.
 ///
 /// Worker only, apart from `start` and `stop`.
 final class AnalysisWorker: @unchecked Sendable {
@@ -24,12 +25,18 @@ final class AnalysisWorker: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     private var thread: Thread?
     private let scratchFrames = 8192
+    /// Seconds between `.callbackProfile` events when the bridge profiles.
+    static let profileIntervalSeconds = 10.0
     /// Nice value of the worker thread (0 is normal; higher yields to others).
     static let niceValue: Int32 = 10
     private let scratch: UnsafeMutablePointer<Float>
 
+    /// Wakes this often (a hop of audio), at most `maximumWaitMilliseconds` apart.
+    private let wakeIntervalSeconds: Double
+    static let maximumWaitMilliseconds = 100
+
     init(engine: Engine, analyzers: [any StreamAnalyzer], messageAnalyzers: [ModemStreamAnalyzer] = [],
-         bridge: ProcessBridge, publish: @escaping @Sendable (NodeEvent) -> Void) {
+         wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge, publish: @escaping @Sendable (NodeEvent) -> Void) {
         precondition(analyzers.isEmpty || analyzers.count == engine.channels, "one analyzer per channel, or none")
         precondition(messageAnalyzers.isEmpty || messageAnalyzers.count == engine.channels,
                      "one message analyzer per channel, or none")
@@ -38,6 +45,7 @@ final class AnalysisWorker: @unchecked Sendable {
         self.messageAnalyzers = messageAnalyzers
         self.bridge = bridge
         self.publish = publish
+        self.wakeIntervalSeconds = wakeIntervalSeconds
         scratch = .allocate(capacity: scratchFrames)
     }
 
@@ -71,8 +79,18 @@ final class AnalysisWorker: @unchecked Sendable {
         ProcessBridge.reniceCallingThread(Self.niceValue)
         var reportedXruns = 0, reportedOverflows = 0
         defer { finished.store(true, ordering: .releasing) }
+        let profiles = bridge.callbackProfile != nil
+        var lastProfileNs = DispatchTime.now().uptimeNanoseconds
+        let intervalNs = UInt64(max(1e5, min(wakeIntervalSeconds, Double(Self.maximumWaitMilliseconds) / 1000) * 1e9))
+        var nextWakeNs = DispatchTime.now().uptimeNanoseconds + intervalNs
         while !stopRequested.load(ordering: .acquiring) {
-            bridge.wait(timeoutMilliseconds: 100)
+            // Fixed steps, so the wakes do not drift; after a long stall, start again from now.
+            let nowNs = DispatchTime.now().uptimeNanoseconds
+            if nextWakeNs > nowNs {
+                bridge.wait(timeoutMilliseconds: Int((nextWakeNs - nowNs + 999_999) / 1_000_000))
+            }
+            let afterNs = DispatchTime.now().uptimeNanoseconds
+            nextWakeNs = nextWakeNs + intervalNs > afterNs ? nextWakeNs + intervalNs : afterNs + intervalNs
             drain()
             let xruns = bridge.xruns
             let overflows = totals().overflows
@@ -81,6 +99,13 @@ final class AnalysisWorker: @unchecked Sendable {
                 reportedOverflows = overflows
                 publish(.trouble(xruns: xruns, overflows: overflows,
                                  droppedFrames: totals().droppedFrames))
+            }
+            if profiles {
+                let nowNs = DispatchTime.now().uptimeNanoseconds
+                if Double(nowNs - lastProfileNs) >= Self.profileIntervalSeconds * 1e9, let profile = bridge.callbackProfile {
+                    lastProfileNs = nowNs
+                    publish(.callbackProfile(profile))
+                }
             }
             if bridge.isShutdown {
                 publish(.serverGone)

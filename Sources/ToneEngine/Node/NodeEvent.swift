@@ -11,6 +11,9 @@ public enum NodeEvent: Sendable {
     case message(ModemEvent, channel: Int)
     /// New xruns or ring overflows since the last notice (totals).
     case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
+    /// The process callback's durations so far (`--profile-callback`), every
+    /// `AnalysisWorker.profileIntervalSeconds`.
+    case callbackProfile(CallbackProfile)
     /// The JACK server shut the client down.
     case serverGone
 }

@@ -26,6 +26,9 @@ public final class NodeSupervisor {
         /// `timeOffsetSeconds` to its time (the audio of earlier nodes, after a restart).
         case message(ModemEvent, channel: Int, timeOffsetSeconds: Double)
         case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
+        /// The process callback's durations so far (`--profile-callback`):
+        /// every few seconds, and once more when a node closes.
+        case callbackProfile(CallbackProfile)
         /// The server shut the client down; `retrying` says whether we wait for it.
         case serverGone(retrying: Bool)
         /// A reopened node could not restore these connections yet (their
@@ -48,8 +51,12 @@ public final class NodeSupervisor {
     /// The settings as controls have changed them, and the running engine.
     private let live: LiveControls
 
-    public init(settings: NodeSettings, reconnect: Bool, retryIntervalSeconds: Double = 2) {
+    /// Time every node's process callback (`--profile-callback`).
+    public let profilesCallback: Bool
+
+    public init(settings: NodeSettings, reconnect: Bool, retryIntervalSeconds: Double = 2, profilesCallback: Bool = false) {
         live = LiveControls(settings: settings)
+        self.profilesCallback = profilesCallback
         self.reconnect = reconnect
         self.retryIntervalSeconds = retryIntervalSeconds
     }
@@ -72,7 +79,7 @@ public final class NodeSupervisor {
     /// for a reason other than an unreachable server (say, `--freq` above the
     /// new server's Nyquist frequency).
     public func run(_ handle: (Event) -> Void) async throws -> Outcome {
-        var node = try Node(settings: live.settings)
+        var node = try Node(settings: live.settings, profilesCallback: profilesCallback)
         var timeOffsetSeconds = 0.0
         var reconnected = false
         var pending: [NodeConnection] = []
@@ -113,6 +120,8 @@ public final class NodeSupervisor {
                     followGraph(atSeconds: seconds + timeOffsetSeconds)
                 case .trouble(let xruns, let overflows, let dropped):
                     handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
+                case .callbackProfile(let profile):
+                    handle(.callbackProfile(profile))
                 case .serverGone:
                     serverGone = true
                     break events
@@ -120,6 +129,9 @@ public final class NodeSupervisor {
             }
             timeOffsetSeconds += Double(node.engine.renderedFrames.load(ordering: .relaxed)) / node.engine.sampleRateHz
             live.attach(nil)
+            // The whole run, before the close: a close that hangs on a
+            // wedged server must not take the figures with it.
+            if let profile = node.callbackProfile { handle(.callbackProfile(profile)) }
             node.stop()
             stopSwitch.attach(nil)
             guard serverGone, !stopSwitch.isRequested else { return .stopped }
@@ -149,7 +161,7 @@ public final class NodeSupervisor {
             }
             guard JackClient.serverIsReachable(serverName: settings.serverName) else { continue }
             do {
-                return try Node(settings: settings)
+                return try Node(settings: settings, profilesCallback: profilesCallback)
             } catch let error as JackError {
                 // The server may have gone again between the probe and the open.
                 if case .serverUnreachable = error { continue }

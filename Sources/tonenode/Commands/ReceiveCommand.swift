@@ -92,6 +92,8 @@ struct ReceiveCommand: AsyncParsableCommand {
                 break
             case .trouble(let xruns, let overflows, let dropped):
                 Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
+            case .callbackProfile(let profile):
+                Console.err(profile.summary)
             case .serverGone(let retrying):
                 Console.err("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
             case .connectionsPending(let connections):

@@ -1,6 +1,7 @@
 import Foundation
 import ToneDSP
 import ToneEngine
+import ToneJack
 
 /// Prints what a supervised node reports: reports on stdout, the rest on stderr.
 struct NodeOutput {
@@ -57,6 +58,8 @@ struct NodeOutput {
                 return
             }
             diagnostic("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
+        case .callbackProfile(let profile):
+            diagnostic(profile.summary)
         case .serverGone(let retrying):
             diagnostic("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
         case .connectionsPending(let connections):

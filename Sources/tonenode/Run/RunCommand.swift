@@ -71,6 +71,9 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    @Flag(help: "Time the JACK process callback (entry to exit, on the JACK thread) and print its mean, 99th percentile and worst case against the period on stderr every 10 s and at the end (default: off, no cost).")
+    var profileCallback = false
+
     @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
     var noReconnect = false
 
@@ -103,7 +106,8 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         defer { osc?.stop() }
-        let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
+        let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect,
+                                        profilesCallback: profileCallback)
         stop.attach(supervisor.stopRequester)
         ControlReader.start(apply: supervisor.controller)
         if let nsm {
