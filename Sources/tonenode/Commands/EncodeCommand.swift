@@ -19,13 +19,13 @@ struct EncodeCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("The WAV file to write.", valueName: "path"))
     var output: String
 
-    @Option(help: ArgumentHelp("Sample rate in Hz (ultrasonic profiles need at least 40900).", valueName: "hz"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sample rate in Hz (ultrasonic profiles need at least 40900).", valueName: "hz"))
     var rate = 48_000
 
     @Option(help: "Band and speed.")
     var profile: ModemProfile = .ultrasonic
 
-    @Option(help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
     var level = -6.0
 
     func validate() throws {

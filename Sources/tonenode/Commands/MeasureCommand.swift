@@ -42,10 +42,10 @@ struct MeasureCommand: ParsableCommand {
                                valueName: "hz"))
     var sweepEnd: Double?
 
-    @Option(name: .customLong("sweep-seconds"), help: ArgumentHelp("Length of the sweep (0.25…60 s).", valueName: "s"))
+    @Option(name: .customLong("sweep-seconds"), parsing: .unconditional, help: ArgumentHelp("Length of the sweep (0.25…60 s).", valueName: "s"))
     var sweepSeconds = 2.0
 
-    @Option(name: .customLong("max-latency"), help: ArgumentHelp(
+    @Option(name: .customLong("max-latency"), parsing: .unconditional, help: ArgumentHelp(
         "Longest round trip to look for, in seconds (0.05…10).", valueName: "s"))
     var maxLatency = 0.5
 

@@ -35,10 +35,10 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(help: "Listen only for this profile.")
     var profile: ModemProfile?
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
     var duration: Double?
 
-    @Option(help: ArgumentHelp("Stop after this many complete messages.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many complete messages.", valueName: "n"))
     var count: Int?
 
     @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")

@@ -30,7 +30,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Band and speed.")
     var profile: ModemProfile = .ultrasonic
 
-    @Option(help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
     var level = -6.0
 
     func validate() throws {

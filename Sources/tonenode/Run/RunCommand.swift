@@ -55,11 +55,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
     var plain = false
 
-    @Option(help: ArgumentHelp("Stop after this many seconds of audio (default: run until stopped).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds of audio (default: run until stopped).",
                                valueName: "seconds"))
     var duration: Double?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Audio channels: 1 gives ports `in`/`out`; 2 or more give `in_1`, `in_2`…, `out_1`, `out_2`… (every output plays the tone, every input is analysed and reported on its own).",
         valueName: "n"))
     var channels = 1
