@@ -10,10 +10,16 @@ public final class AudioFileReader {
     private let handle: OpaquePointer
 
     public init(path: String) throws(AudioFileError) {
+        if let problem = InputFileProblem.check(path: path) { throw .cannotRead(path: path, problem: problem) }
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            let reason = String(cString: sf_strerror(nil))
-            throw .cannotRead(path: path, reason: reason)
+            // libsndfile's own texts ("Format not recognised.", "System error.")
+            // are not for people; its error code says which plain line to print.
+            switch Int(sf_error(nil)) {
+            case SF_ERR_UNRECOGNISED_FORMAT: throw .notAudio(path: path)
+            case SF_ERR_SYSTEM: throw .cannotRead(path: path, problem: .system("read error"))
+            default: throw .corrupt(path: path)
+            }
         }
         guard info.samplerate > 0, info.channels > 0 else {
             sf_close(handle)

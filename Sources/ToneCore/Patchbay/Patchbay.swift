@@ -40,8 +40,11 @@ public struct Patchbay: Sendable, Equatable {
         let delegate = PatchbayParserDelegate()
         let parser = XMLParser(data: data)
         parser.delegate = delegate
-        guard parser.parse(), delegate.sawPatchbay else {
-            throw PatchbayError.notAPatchbay(parser.parserError.map { "\($0.localizedDescription)" } ?? "no <patchbay> element")
+        // XMLParser's own error texts are numbers ("NSXMLParserErrorDomain error 4");
+        // a person needs the line.
+        guard parser.parse() else { throw PatchbayError.notXML(line: max(1, parser.lineNumber)) }
+        guard delegate.sawPatchbay else {
+            throw PatchbayError.notAPatchbay(line: delegate.rootLine, rootElement: delegate.rootElement ?? "")
         }
         let patchbay = Patchbay(name: delegate.name, outputSockets: delegate.outputs,
                                 inputSockets: delegate.inputs, cables: delegate.cables)
@@ -126,13 +129,18 @@ public struct Patchbay: Sendable, Equatable {
 
 /// Problems with a patchbay file, each one sentence.
 public enum PatchbayError: Error, CustomStringConvertible, Equatable {
-    case notAPatchbay(String)
+    /// The bytes are not well-formed XML; `line` is where the parser stopped.
+    case notXML(line: Int)
+    /// Well-formed XML whose root element (on `line`) is not qjackctl's `<patchbay>`.
+    case notAPatchbay(line: Int, rootElement: String)
     case unknownSocket(String)
     case badRegex(String)
 
     public var description: String {
         switch self {
-        case .notAPatchbay(let reason): "not a qjackctl patchbay file (\(reason))"
+        case .notXML(let line): "line \(line): not XML, so not a qjackctl patchbay file"
+        case .notAPatchbay(let line, let root):
+            "line \(line): the document is <\(root)>, not a qjackctl patchbay file (<patchbay>)"
         case .unknownSocket(let name): "a cable names the socket \"\(name)\", which the file does not define"
         case .badRegex(let pattern): "\"\(pattern)\" is not a valid regular expression"
         }
@@ -142,6 +150,9 @@ public enum PatchbayError: Error, CustomStringConvertible, Equatable {
 /// Collects sockets and cables while XMLParser walks the file. Parser thread only.
 private final class PatchbayParserDelegate: NSObject, XMLParserDelegate {
     var sawPatchbay = false
+    /// The document's root element and its line, for the "not a patchbay" line.
+    var rootElement: String?
+    var rootLine = 1
     var name = ""
     var outputs: [Patchbay.Socket] = []
     var inputs: [Patchbay.Socket] = []
@@ -152,6 +163,10 @@ private final class PatchbayParserDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
+        if rootElement == nil {
+            rootElement = element
+            rootLine = max(1, parser.lineNumber)
+        }
         switch element {
         case "patchbay":
             sawPatchbay = true

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneAudioFile
 import ToneCore
 import ToneEngine
 import ToneJack
@@ -26,8 +27,9 @@ struct PatchCommand: ParsableCommand {
     var server: String?
 
     func run() throws {
+        if let problem = InputFileProblem.check(path: file) { throw PatchFileError.unreadable(path: file, problem: problem) }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw PatchFileError.unreadable(path: file)
+            throw PatchFileError.unreadable(path: file, problem: .system("read error"))
         }
         let patchbay: Patchbay
         do {

@@ -30,8 +30,9 @@ func connectionSet(server: String) throws -> Set<String> {
 }
 
 var patchesDirectory: String {
+    // Tests/EndToEndTests/Commands/PatchTests.swift → the repository's patches/.
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("patches").path
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("patches").path
 }
 
 extension JackServerTests {
