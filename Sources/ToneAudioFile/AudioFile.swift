@@ -71,14 +71,28 @@ public final class AudioFileReader {
     }
 }
 
-/// Writes mono or interleaved 32-bit float WAV files.
+/// Writes mono or interleaved audio files.
 public enum AudioFileWriter {
+    /// A 32-bit float WAV file (the plain kind, as the tests and benchmarks expect).
     public static func writeWAV(path: String, samples: [Float], sampleRateHz: Int,
                                 channels: Int = 1) throws(AudioFileError) {
+        try write(path: path, samples: samples, sampleRateHz: sampleRateHz, channels: channels,
+                  sndfileFormat: Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT))
+    }
+
+    /// A file in `format` (`encode -o`: the format its extension names).
+    public static func write(path: String, format: AudioFileFormat, samples: [Float], sampleRateHz: Int,
+                             channels: Int = 1) throws(AudioFileError) {
+        try write(path: path, samples: samples, sampleRateHz: sampleRateHz, channels: channels,
+                  sndfileFormat: format.sndfileFormat)
+    }
+
+    static func write(path: String, samples: [Float], sampleRateHz: Int, channels: Int,
+                      sndfileFormat: Int32) throws(AudioFileError) {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRateHz)
         info.channels = Int32(channels)
-        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
+        info.format = sndfileFormat
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw .cannotWrite(path: path, reason: String(cString: sf_strerror(nil)))
         }
