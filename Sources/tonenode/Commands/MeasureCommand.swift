@@ -99,6 +99,7 @@ struct MeasureCommand: ParsableCommand {
         }, opened: { client, input, output in
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
+            jack.renameWarnings(actualName: client.name).forEach { Console.err($0) }
         })
         let measurement = try recorded.recording.withUnsafeBufferPointer {
             try ChainAnalyzer.analyze(recorded.signal, recording: $0)

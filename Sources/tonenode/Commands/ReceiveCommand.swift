@@ -75,6 +75,7 @@ struct ReceiveCommand: AsyncParsableCommand {
                 Console.err((reconnected ? "reconnected: " : "") + "client '\(node.client.name)' at "
                             + "\(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
                             + "listening on \(node.inputPortName) for \(profiles.joined(separator: ", "))")
+                if !reconnected { jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) } }
                 if timer == nil, let duration {
                     timer = Task {
                         try? await Task.sleep(for: .seconds(duration))

@@ -46,6 +46,7 @@ struct SendCommand: AsyncParsableCommand {
         settings.analyzesTones = false
         let node = try Node(settings: settings)
         defer { node.stop() }
+        jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) }
         let rate = node.engine.sampleRateHz
         let samples = try Transmission.render(message, profile: profile, sampleRateHz: rate, levelDBFS: level)
         guard await node.play(samples) else {

@@ -14,6 +14,8 @@ struct NodeOutput {
     let liveView: LiveViewRenderer?
     /// `--send`: played once after the first start.
     var send: MessageToSend?
+    /// Lines to print when JACK gave the client another name than asked for.
+    var renameWarnings: (String) -> [String] = { _ in [] }
 
     func handle(_ event: NodeSupervisor.Event) {
         switch event {
@@ -23,6 +25,7 @@ struct NodeOutput {
                         + "\(node.client.bufferFrames) frames/period; "
                         + "ports \(node.inputPortNames.joined(separator: ", ")) (in), "
                         + "\(node.outputPortNames.joined(separator: ", ")) (out), \(node.midiInputPortName) (MIDI)")
+            if !reconnected { renameWarnings(node.client.name).forEach(diagnostic) }
             liveView?.update(force: true) {
                 $0.clientName = node.client.name
                 $0.sampleRateHz = node.client.sampleRateHz

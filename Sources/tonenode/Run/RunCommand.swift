@@ -52,6 +52,9 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Tuning") var tuning: TuningOptions
     @OptionGroup(title: "Messages as tones") var messages: MessageRunOptions
 
+    @Flag(help: "Connect our own `out` to our own `in` (each channel's), whatever name JACK gave the client.")
+    var loopback = false
+
     @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
     var plain = false
 
@@ -82,6 +85,7 @@ struct RunCommand: AsyncParsableCommand {
         control.apply(to: &settings)
         pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
         settings.channels = channels
+        settings.loopback = loopback
         settings.receivesMessages = messages.receive
         // Under a session manager: its client id names us, its file holds our settings.
         // Watch signals from the start, so one while joining a session or
@@ -113,11 +117,12 @@ struct RunCommand: AsyncParsableCommand {
             Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
         }
         let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
-        let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
+        var output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
                                 channels: settings.channels, stop: supervisor.stopRequester,
                                 liveView: live ? LiveViewRenderer() : nil,
                                 send: messages.send.map { MessageToSend(bytes: Array($0.utf8), profile: messages.sendProfile,
                                                                         levelDBFS: messages.sendLevel) })
+        output.renameWarnings = { [jack, control] in jack.renameWarnings(actualName: $0, connectMidi: control.connectMidi) }
         output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
         defer { output.liveView?.finish() }
         let outcome = try await supervisor.run(output.handle)
