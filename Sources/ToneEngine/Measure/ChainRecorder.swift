@@ -37,9 +37,13 @@ public enum ChainRecorder {
     public enum Failure: Error, CustomStringConvertible {
         case serverGone
         case timedOut(seconds: Double)
+        /// Nothing is connected to our `port` (its full name): nothing could come back.
+        case notConnected(port: String, option: String)
 
         public var description: String {
             switch self {
+            case .notConnected(let port, let option):
+                return "nothing is connected to \(port): name the chain with \(option) (or use --loopback)"
             case .serverGone: return "the JACK server shut the client down during the measurement"
             case .timedOut(let seconds): return "the measurement did not finish within \(Int(seconds)) s (is the server running its cycles?)"
             }
@@ -74,6 +78,9 @@ public enum ChainRecorder {
         for source in settings.connectIn { try client.connect(from: source, to: input) }
         for destination in settings.connectOut { try client.connect(from: output, to: destination) }
         if settings.loopback { try client.connect(from: output, to: input) }
+        // An unconnected port can only time out: say so at once.
+        if client.connections(ofPort: output).isEmpty { throw Failure.notConnected(port: output, option: "--connect-out") }
+        if client.connections(ofPort: input).isEmpty { throw Failure.notConnected(port: input, option: "--connect-in") }
         opened(client, input, output)
 
         // Let a few periods pass so every connection is part of the graph

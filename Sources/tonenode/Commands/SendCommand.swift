@@ -47,6 +47,11 @@ struct SendCommand: AsyncParsableCommand {
         let node = try Node(settings: settings)
         defer { node.stop() }
         jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) }
+        // Tones played into no port reach no one: not a success.
+        if node.client.connections(ofPort: node.outputPortName).isEmpty {
+            throw ModemCommandError("nothing is connected to \(node.outputPortName), so no one would hear the message; "
+                                    + "connect it with --connect-out PORT (nothing was sent)")
+        }
         let rate = node.engine.sampleRateHz
         let samples = try Transmission.render(message, profile: profile, sampleRateHz: rate, levelDBFS: level)
         guard await node.play(samples) else {
