@@ -88,6 +88,29 @@ public struct Patchbay: Sendable, Equatable {
         return result
     }
 
+    /// The cable plugs (of one socket type) that match no port present now,
+    /// one sentence each: what `patch` could not apply.
+    public func unmatchedPlugs(outputPorts: [String], inputPorts: [String],
+                               type: String = "jack-audio") throws -> [String] {
+        var problems: [String] = []
+        for cable in cables {
+            guard let output = outputSockets.first(where: { $0.name == cable.outputSocket }),
+                  let input = inputSockets.first(where: { $0.name == cable.inputSocket }),
+                  output.type == type, input.type == type else { continue }
+            for plugIndex in 0..<min(output.plugPatterns.count, input.plugPatterns.count) {
+                for (socket, ports) in [(output, outputPorts), (input, inputPorts)] {
+                    let plug = socket.plugPatterns[plugIndex]
+                    guard try Self.match(ports, client: socket.clientPattern, plug: plug).isEmpty else { continue }
+                    let clientPresent = try !Self.match(ports, client: socket.clientPattern, plug: ".*").isEmpty
+                    problems.append("cable \"\(cable.outputSocket)\" -> \"\(cable.inputSocket)\": "
+                        + (clientPresent ? "no port of client \(socket.clientPattern) matches \(plug)"
+                                         : "no client matches \(socket.clientPattern) (is it running?)"))
+                }
+            }
+        }
+        return problems
+    }
+
     /// The ports (of one socket type) that belong to an exclusive socket: only
     /// the file's connections may touch them.
     public func exclusivePorts(outputPorts: [String], inputPorts: [String], type: String = "jack-audio") throws -> Set<String> {
