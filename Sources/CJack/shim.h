@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #define TN_MAX_CHANNELS 8
+// Longest period a bridge with a missing port runs (JACK periods are at most 8192 frames in practice).
+#define TN_SCRATCH_FRAMES 16384
 
 // MARK: - MIDI input (events copied for the Swift render)
 
@@ -74,6 +76,12 @@ typedef struct tn_bridge {
     // syscall and a context switch inside the period.
     uint32_t wake_every_frames;
     uint32_t frames_since_wake;  // JACK thread only
+    // Stand-ins for ports a command does not register (`send` has no `in`,
+    // `receive` no `out`): `silence` is read as a missing input (all zeros,
+    // never written), `discard` is written as a missing output. Allocated
+    // with the bridge, TN_SCRATCH_FRAMES long.
+    float *silence;
+    float *discard;
 } tn_bridge;
 
 // jack_client_open is variadic; Swift cannot call it directly.
@@ -88,13 +96,20 @@ static inline jack_client_t *tn_client_open(const char *name, jack_options_t opt
 static inline tn_bridge *tn_bridge_create(void) {
     tn_bridge *b = (tn_bridge *)calloc(1, sizeof(tn_bridge));
     if (b == NULL) return NULL;
-    if (sem_init(&b->wake, 0, 0) != 0) { free(b); return NULL; }
+    b->silence = (float *)calloc(TN_SCRATCH_FRAMES, sizeof(float));
+    b->discard = (float *)calloc(TN_SCRATCH_FRAMES, sizeof(float));
+    if (b->silence == NULL || b->discard == NULL || sem_init(&b->wake, 0, 0) != 0) {
+        free(b->silence); free(b->discard); free(b);
+        return NULL;
+    }
     return b;
 }
 
 static inline void tn_bridge_destroy(tn_bridge *b) {
     if (b == NULL) return;
     sem_destroy(&b->wake);
+    free(b->silence);
+    free(b->discard);
     free(b);
 }
 
@@ -145,8 +160,10 @@ static inline void tn_bridge_set_render(tn_bridge *b, tn_render_fn render, void 
 static inline int tn_process(jack_nframes_t nframes, void *arg) {
     tn_bridge *b = (tn_bridge *)arg;
     for (uint32_t i = 0; i < b->channels; i++) {
-        b->in_bufs[i] = b->in_ports[i] ? (const float *)jack_port_get_buffer(b->in_ports[i], nframes) : NULL;
-        b->out_bufs[i] = b->out_ports[i] ? (float *)jack_port_get_buffer(b->out_ports[i], nframes) : NULL;
+        // A port the command did not register reads silence or writes to the discard buffer.
+        if ((b->in_ports[i] == NULL || b->out_ports[i] == NULL) && nframes > TN_SCRATCH_FRAMES) return 0;
+        b->in_bufs[i] = b->in_ports[i] ? (const float *)jack_port_get_buffer(b->in_ports[i], nframes) : b->silence;
+        b->out_bufs[i] = b->out_ports[i] ? (float *)jack_port_get_buffer(b->out_ports[i], nframes) : b->discard;
         if (b->out_bufs[i] == NULL || b->in_bufs[i] == NULL) return 0;
     }
     uint32_t midi_count = tn_collect_midi(b, nframes);

@@ -33,7 +33,7 @@ extension NodeSettings {
     /// subcommand runs and the profiles `receive` listens for come from the command.
     public static let perLaunchProperties: Set<String> = [
         "clientName", "serverName", "connectIn", "connectOut", "connectMidi", "loopback",
-        "planning", "analyzesTones", "messageProfiles",
+        "planning", "analyzesTones", "messageProfiles", "ports",
     ]
 
     /// These settings with the per-launch properties of `launch` (everything a session does not keep).
@@ -48,6 +48,7 @@ extension NodeSettings {
         merged.planning = launch.planning
         merged.analyzesTones = launch.analyzesTones
         merged.messageProfiles = launch.messageProfiles
+        merged.ports = launch.ports
         return merged
     }
 

@@ -47,6 +47,8 @@ public struct NodeSettings: Equatable, Sendable {
     public var receivesMessages = false
     /// The profiles listened for (nil: every profile the server's rate allows).
     public var messageProfiles: [ModemProfile]?
+    /// The ports the node registers (`send`: only `out`; `receive`: only `in`).
+    public var ports: NodePorts = .all
 
     public init() {}
 

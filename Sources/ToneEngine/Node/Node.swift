@@ -15,13 +15,14 @@ public final class Node {
     public let settings: NodeSettings
     /// Reports and notices from the worker; finishes when the node stops.
     public let events: AsyncStream<NodeEvent>
-    /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`).
+    /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`);
+    /// empty for a port `settings.ports` leaves out.
     public let inputPortName: String
     public let outputPortName: String
-    /// Full names of every channel's ports, in channel order.
+    /// Full names of every channel's ports, in channel order (empty when left out).
     public let inputPortNames: [String]
     public let outputPortNames: [String]
-    /// Full name of the MIDI input port (`midi_in`).
+    /// Full name of the MIDI input port (`midi_in`; empty when left out).
     public let midiInputPortName: String
 
     private let bridge: ProcessBridge
@@ -49,13 +50,18 @@ public final class Node {
                             channels: settings.channels)
         let shortNames = Self.audioPortNames(channels: settings.channels)
         client.setPrettyName("ToneNode")
-        let inPorts = try shortNames.map {
-            try client.registerAudioPort($0.input, isInput: true, prettyName: "ToneNode analyser " + $0.prettyInput)
+        // Only the ports this command uses (`send`: no `in`, no `midi_in`; `receive`: no `out`).
+        let ports = settings.ports
+        let inPorts: [OpaquePointer?] = try shortNames.map {
+            guard ports.contains(.audioIn) else { return nil }
+            return try client.registerAudioPort($0.input, isInput: true, prettyName: "ToneNode analyser " + $0.prettyInput)
         }
-        let outPorts = try shortNames.map {
-            try client.registerAudioPort($0.output, isInput: false, prettyName: "ToneNode tone " + $0.prettyOutput)
+        let outPorts: [OpaquePointer?] = try shortNames.map {
+            guard ports.contains(.audioOut) else { return nil }
+            return try client.registerAudioPort($0.output, isInput: false, prettyName: "ToneNode tone " + $0.prettyOutput)
         }
-        let midiPort = try client.registerMidiInputPort("midi_in", prettyName: "ToneNode MIDI input")
+        let midiPort = ports.contains(.midiIn)
+            ? try client.registerMidiInputPort("midi_in", prettyName: "ToneNode MIDI input") : nil
 
         // The worker reports once per hop: waking it more often only costs the JACK thread syscalls.
         let bridge = try ProcessBridge(
@@ -69,11 +75,11 @@ public final class Node {
         self.bridge = bridge
         self.events = events
         self.continuation = continuation
-        inputPortNames = inPorts.map { client.fullName(of: $0) }
-        outputPortNames = outPorts.map { client.fullName(of: $0) }
-        inputPortName = inputPortNames[0]
-        outputPortName = outputPortNames[0]
-        midiInputPortName = client.fullName(of: midiPort)
+        inputPortNames = inPorts.compactMap { $0.map(client.fullName(of:)) }
+        outputPortNames = outPorts.compactMap { $0.map(client.fullName(of:)) }
+        inputPortName = inputPortNames.first ?? ""
+        outputPortName = outputPortNames.first ?? ""
+        midiInputPortName = midiPort.map(client.fullName(of:)) ?? ""
         worker = AnalysisWorker(engine: engine, analyzers: analyzers, messageAnalyzers: messageAnalyzers,
                                 bridge: bridge) { continuation.yield($0) }
         worker.start()

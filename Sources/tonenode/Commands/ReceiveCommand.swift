@@ -49,7 +49,11 @@ struct ReceiveCommand: AsyncParsableCommand {
             throw ValidationError("--duration must be a positive number of seconds")
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        try NodeSettings.validate([.connectOut]) { jack.apply(to: &$0); $0.ports = Self.ports }
     }
+
+    /// Only `in` (and `in_k`): receive plays nothing and takes no MIDI.
+    static let ports: NodePorts = [.audioIn]
 
     func run() async throws {
         var settings = NodeSettings()
@@ -58,6 +62,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         settings.analyzesTones = false
         settings.receivesMessages = true
         settings.messageProfiles = profile.map { [$0] }
+        settings.ports = Self.ports
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
         let signals = SignalWatcher(onSignal: stop)

@@ -35,7 +35,11 @@ struct SendCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Transmission.validate(levelDBFS: level, option: "--level")
+        try NodeSettings.validate([.connectIn]) { jack.apply(to: &$0); $0.ports = Self.ports }
     }
+
+    /// Only `out`: send listens to nothing and takes no MIDI.
+    static let ports: NodePorts = [.audioOut]
 
     func run() async throws {
         // Read the message before touching JACK: bad input never opens a client.
@@ -44,6 +48,7 @@ struct SendCommand: AsyncParsableCommand {
         jack.apply(to: &settings)
         settings.muted = true
         settings.analyzesTones = false
+        settings.ports = Self.ports
         let node = try Node(settings: settings)
         defer { node.stop() }
         jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) }
