@@ -41,6 +41,7 @@ struct SessionSettingsTests {
         settings.planning = .estimate
         settings.analyzesTones = false
         settings.messageProfiles = [.audible]
+        settings.ports = [.audioIn]
         return settings
     }
 

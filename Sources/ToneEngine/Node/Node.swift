@@ -97,6 +97,9 @@ public final class Node {
             if settings.loopback {
                 for (output, input) in zip(outputPortNames, inputPortNames) { try client.connect(from: output, to: input) }
             }
+            // Connections take effect from the next period or the one after;
+            // windows from before then are not readings of the signal.
+            worker.markSettled(fromFrame: (Int(bridge.cycles) + 2) * client.bufferFrames)
         } catch {
             stop()
             throw error
