@@ -108,7 +108,10 @@ struct RunCommand: AsyncParsableCommand {
         defer { osc?.stop() }
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         stop.attach(supervisor.stopRequester)
-        ControlReader.start(apply: supervisor.controller)
+        let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
+        // With a live view and a person at the keyboard, the prompt lives below the view.
+        let liveView = live ? LiveViewRenderer(prompt: isatty(STDIN_FILENO) == 1 ? ControlReader.prompt : nil) : nil
+        ControlReader.start(liveView: liveView, apply: supervisor.controller)
         if let nsm {
             nsm.client.start(session: nsm.session, saved: nsm.saved, settings: supervisor.settingsReader) { Console.err($0) }
         }
@@ -116,15 +119,17 @@ struct RunCommand: AsyncParsableCommand {
             osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
             Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
         }
-        let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
         var output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
                                 channels: settings.channels, stop: supervisor.stopRequester,
-                                liveView: live ? LiveViewRenderer() : nil,
+                                liveView: liveView,
                                 send: messages.send.map { MessageToSend(bytes: Array($0.utf8), profile: messages.sendProfile,
                                                                         levelDBFS: messages.sendLevel) })
         output.renameWarnings = { [jack, control] in jack.renameWarnings(actualName: $0, connectMidi: control.connectMidi) }
         output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
-        defer { output.liveView?.finish() }
+        defer {
+            output.liveView?.finish()
+            LineEditor.restore()
+        }
         let outcome = try await supervisor.run(output.handle)
         if outcome == .serverGone { throw ExitCode.failure }
     }
