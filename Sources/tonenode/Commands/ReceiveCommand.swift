@@ -98,7 +98,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             case .trouble(let xruns, let overflows, let dropped):
                 Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
             case .serverGone(let retrying):
-                Console.err("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+                Console.err((retrying ? "" : "error: ") + "the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
             case .connectionsPending(let connections):
                 Console.err("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
             case .connectionsRestored(let connections):

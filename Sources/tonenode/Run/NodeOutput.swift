@@ -61,7 +61,7 @@ struct NodeOutput {
             }
             diagnostic("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
         case .serverGone(let retrying):
-            diagnostic("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+            diagnostic((retrying ? "" : "error: ") + "the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
         case .connectionsPending(let connections):
             diagnostic("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
         case .connectionsRestored(let connections):
