@@ -28,6 +28,8 @@
 #define TN_MAX_CHANNELS 8
 /// `wake_every_frames` value: the process callback never posts.
 #define TN_NEVER_WAKE UINT32_MAX
+// Longest period a bridge with a missing port runs (JACK periods are at most 8192 frames in practice).
+#define TN_SCRATCH_FRAMES 16384
 
 // MARK: - MIDI input (events copied for the Swift render)
 
@@ -125,6 +127,12 @@ typedef struct tn_bridge {
     uint32_t wake_every_frames;
     uint32_t frames_since_wake;  // JACK thread only
     tn_callback_profile *profile;  // NULL: not profiled (set before activation)
+    // Stand-ins for ports a command does not register (`send` has no `in`,
+    // `receive` no `out`): `silence` is read as a missing input (all zeros,
+    // never written), `discard` is written as a missing output. Allocated
+    // with the bridge, TN_SCRATCH_FRAMES long.
+    float *silence;
+    float *discard;
 } tn_bridge;
 
 // jack_client_open is variadic; Swift cannot call it directly.
@@ -139,7 +147,16 @@ static inline jack_client_t *tn_client_open(const char *name, jack_options_t opt
 static inline tn_bridge *tn_bridge_create(void) {
     tn_bridge *b = (tn_bridge *)calloc(1, sizeof(tn_bridge));
     if (b == NULL) return NULL;
-    if (sem_init(&b->wake, 0, 0) != 0) { free(b); return NULL; }
+    b->silence = (float *)calloc(TN_SCRATCH_FRAMES, sizeof(float));
+    b->discard = (float *)calloc(TN_SCRATCH_FRAMES, sizeof(float));
+    if (b->silence == NULL || b->discard == NULL || sem_init(&b->wake, 0, 0) != 0) {
+        free(b->silence); free(b->discard); free(b);
+        return NULL;
+    }
+    // Written once here so their pages are mapped before activation (calloc
+    // may hand out untouched zero pages that would fault on the JACK thread).
+    memset(b->silence, 0, TN_SCRATCH_FRAMES * sizeof(float));
+    memset(b->discard, 0, TN_SCRATCH_FRAMES * sizeof(float));
     return b;
 }
 
@@ -147,6 +164,8 @@ static inline void tn_bridge_destroy(tn_bridge *b) {
     if (b == NULL) return;
     sem_destroy(&b->wake);
     free(b->profile);
+    free(b->silence);
+    free(b->discard);
     free(b);
 }
 
@@ -204,8 +223,10 @@ static inline int tn_process(jack_nframes_t nframes, void *arg) {
     tn_bridge *b = (tn_bridge *)arg;
     uint64_t profile_start_ns = b->profile != NULL ? tn_monotonic_ns() : 0;
     for (uint32_t i = 0; i < b->channels; i++) {
-        b->in_bufs[i] = b->in_ports[i] ? (const float *)jack_port_get_buffer(b->in_ports[i], nframes) : NULL;
-        b->out_bufs[i] = b->out_ports[i] ? (float *)jack_port_get_buffer(b->out_ports[i], nframes) : NULL;
+        // A port the command did not register reads silence or writes to the discard buffer.
+        if ((b->in_ports[i] == NULL || b->out_ports[i] == NULL) && nframes > TN_SCRATCH_FRAMES) return 0;
+        b->in_bufs[i] = b->in_ports[i] ? (const float *)jack_port_get_buffer(b->in_ports[i], nframes) : b->silence;
+        b->out_bufs[i] = b->out_ports[i] ? (float *)jack_port_get_buffer(b->out_ports[i], nframes) : b->discard;
         if (b->out_bufs[i] == NULL || b->in_bufs[i] == NULL) return 0;
     }
     uint32_t midi_count = tn_collect_midi(b, nframes);

@@ -10,10 +10,16 @@ public final class AudioFileReader {
     private let handle: OpaquePointer
 
     public init(path: String) throws(AudioFileError) {
+        if let problem = InputFileProblem.check(path: path) { throw .cannotRead(path: path, problem: problem) }
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            let reason = String(cString: sf_strerror(nil))
-            throw .cannotRead(path: path, reason: reason)
+            // libsndfile's own texts ("Format not recognised.", "System error.")
+            // are not for people; its error code says which plain line to print.
+            switch Int(sf_error(nil)) {
+            case SF_ERR_UNRECOGNISED_FORMAT: throw .notAudio(path: path)
+            case SF_ERR_SYSTEM: throw .cannotRead(path: path, problem: .system("read error"))
+            default: throw .corrupt(path: path)
+            }
         }
         guard info.samplerate > 0, info.channels > 0 else {
             sf_close(handle)
@@ -65,14 +71,28 @@ public final class AudioFileReader {
     }
 }
 
-/// Writes mono or interleaved 32-bit float WAV files.
+/// Writes mono or interleaved audio files.
 public enum AudioFileWriter {
+    /// A 32-bit float WAV file (the plain kind, as the tests and benchmarks expect).
     public static func writeWAV(path: String, samples: [Float], sampleRateHz: Int,
                                 channels: Int = 1) throws(AudioFileError) {
+        try write(path: path, samples: samples, sampleRateHz: sampleRateHz, channels: channels,
+                  sndfileFormat: Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT))
+    }
+
+    /// A file in `format` (`encode -o`: the format its extension names).
+    public static func write(path: String, format: AudioFileFormat, samples: [Float], sampleRateHz: Int,
+                             channels: Int = 1) throws(AudioFileError) {
+        try write(path: path, samples: samples, sampleRateHz: sampleRateHz, channels: channels,
+                  sndfileFormat: format.sndfileFormat)
+    }
+
+    static func write(path: String, samples: [Float], sampleRateHz: Int, channels: Int,
+                      sndfileFormat: Int32) throws(AudioFileError) {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRateHz)
         info.channels = Int32(channels)
-        info.format = Int32(SF_FORMAT_WAV | SF_FORMAT_FLOAT)
+        info.format = sndfileFormat
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
             throw .cannotWrite(path: path, reason: String(cString: sf_strerror(nil)))
         }

@@ -52,7 +52,9 @@ public final class ProcessBridge: @unchecked Sendable {
     /// Makes the bridge and installs the client's callbacks (process, xrun,
     /// shutdown, latency). Call before `client.activate()`.
     /// - Parameters:
-    ///   - channels: one input and one output port per audio channel, in channel order.
+    ///   - channels: one input and one output port per audio channel, in channel order; a
+    ///     nil input reads silence, a nil output is written to a scratch buffer (periods up
+    ///     to 16384 frames; longer ones are skipped).
     ///   - midiInput: a MIDI input port whose short messages reach `render`.
     ///   - wakeEveryFrames: wake a waiting thread once this many frames have
     ///     passed since the last wake (0: every period). Every post to a
@@ -64,7 +66,7 @@ public final class ProcessBridge: @unchecked Sendable {
     ///   - renderer: the object `render` receives as its context.
     /// - Throws: `JackError.callbackSetupFailed` when the bridge cannot be
     ///   made or JACK refuses a callback.
-    public init(client: JackClient, channels: [(input: OpaquePointer, output: OpaquePointer)],
+    public init(client: JackClient, channels: [(input: OpaquePointer?, output: OpaquePointer?)],
                 midiInput: OpaquePointer? = nil, wakeEveryFrames: Int? = 0, profilesCallback: Bool = false,
                 renderer: AnyObject, render: RenderFunction) throws {
         precondition(Self.midiLayoutMatches, "MIDIEvent must have tn_midi_event's layout")

@@ -17,9 +17,13 @@ struct ToneNodeCommand: AsyncParsableCommand {
             qjackctl patchbay file. `encode` writes a message as tones into a WAV file; \
             `decode` prints the messages found in an audio file; `send` and \
             `receive` do the same live, through JACK ports.
-            Exit status: 0 success, 1 runtime error (no server, unreadable file, …), \
-            64 bad command-line option.
+            Exit status: 0 success; 1 runtime error (no JACK server, unreadable or \
+            bad input file, nothing detected or nothing heard); 64 bad command-line option. \
+            `--version` names the git commit only for binaries built by scripts/install \
+            or scripts/package-deb (a plain `swift build` says it is unknown).
             """,
+        // The commit is known only to binaries installed by scripts/install or scripts/package-deb.
+        version: BuildInfo.versionLine,
         subcommands: [RunCommand.self, AnalyzeCommand.self, MeasureCommand.self, DemoCommand.self,
                       PatchCommand.self, EncodeCommand.self, DecodeCommand.self,
                       SendCommand.self, ReceiveCommand.self, LinkCommand.self, AuditCommand.self])

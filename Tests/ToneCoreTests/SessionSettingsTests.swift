@@ -42,6 +42,7 @@ struct SessionSettingsTests {
         settings.analyzesTones = false
         settings.messageProfiles = [.audible]
         settings.usesMetadata = false
+        settings.ports = [.audioIn]
         return settings
     }
 

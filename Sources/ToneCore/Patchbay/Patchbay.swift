@@ -40,8 +40,11 @@ public struct Patchbay: Sendable, Equatable {
         let delegate = PatchbayParserDelegate()
         let parser = XMLParser(data: data)
         parser.delegate = delegate
-        guard parser.parse(), delegate.sawPatchbay else {
-            throw PatchbayError.notAPatchbay(parser.parserError.map { "\($0.localizedDescription)" } ?? "no <patchbay> element")
+        // XMLParser's own error texts are numbers ("NSXMLParserErrorDomain error 4");
+        // a person needs the line.
+        guard parser.parse() else { throw PatchbayError.notXML(line: max(1, parser.lineNumber)) }
+        guard delegate.sawPatchbay else {
+            throw PatchbayError.notAPatchbay(line: delegate.rootLine, rootElement: delegate.rootElement ?? "")
         }
         let patchbay = Patchbay(name: delegate.name, outputSockets: delegate.outputs,
                                 inputSockets: delegate.inputs, cables: delegate.cables)
@@ -85,6 +88,29 @@ public struct Patchbay: Sendable, Equatable {
         return result
     }
 
+    /// The cable plugs (of one socket type) that match no port present now,
+    /// one sentence each: what `patch` could not apply.
+    public func unmatchedPlugs(outputPorts: [String], inputPorts: [String],
+                               type: String = "jack-audio") throws -> [String] {
+        var problems: [String] = []
+        for cable in cables {
+            guard let output = outputSockets.first(where: { $0.name == cable.outputSocket }),
+                  let input = inputSockets.first(where: { $0.name == cable.inputSocket }),
+                  output.type == type, input.type == type else { continue }
+            for plugIndex in 0..<min(output.plugPatterns.count, input.plugPatterns.count) {
+                for (socket, ports) in [(output, outputPorts), (input, inputPorts)] {
+                    let plug = socket.plugPatterns[plugIndex]
+                    guard try Self.match(ports, client: socket.clientPattern, plug: plug).isEmpty else { continue }
+                    let clientPresent = try !Self.match(ports, client: socket.clientPattern, plug: ".*").isEmpty
+                    problems.append("cable \"\(cable.outputSocket)\" -> \"\(cable.inputSocket)\": "
+                        + (clientPresent ? "no port of client \(socket.clientPattern) matches \(plug)"
+                                         : "no client matches \(socket.clientPattern) (is it running?)"))
+                }
+            }
+        }
+        return problems
+    }
+
     /// The ports (of one socket type) that belong to an exclusive socket: only
     /// the file's connections may touch them.
     public func exclusivePorts(outputPorts: [String], inputPorts: [String], type: String = "jack-audio") throws -> Set<String> {
@@ -126,13 +152,18 @@ public struct Patchbay: Sendable, Equatable {
 
 /// Problems with a patchbay file, each one sentence.
 public enum PatchbayError: Error, CustomStringConvertible, Equatable {
-    case notAPatchbay(String)
+    /// The bytes are not well-formed XML; `line` is where the parser stopped.
+    case notXML(line: Int)
+    /// Well-formed XML whose root element (on `line`) is not qjackctl's `<patchbay>`.
+    case notAPatchbay(line: Int, rootElement: String)
     case unknownSocket(String)
     case badRegex(String)
 
     public var description: String {
         switch self {
-        case .notAPatchbay(let reason): "not a qjackctl patchbay file (\(reason))"
+        case .notXML(let line): "line \(line): not XML, so not a qjackctl patchbay file"
+        case .notAPatchbay(let line, let root):
+            "line \(line): the document is <\(root)>, not a qjackctl patchbay file (<patchbay>)"
         case .unknownSocket(let name): "a cable names the socket \"\(name)\", which the file does not define"
         case .badRegex(let pattern): "\"\(pattern)\" is not a valid regular expression"
         }
@@ -142,6 +173,9 @@ public enum PatchbayError: Error, CustomStringConvertible, Equatable {
 /// Collects sockets and cables while XMLParser walks the file. Parser thread only.
 private final class PatchbayParserDelegate: NSObject, XMLParserDelegate {
     var sawPatchbay = false
+    /// The document's root element and its line, for the "not a patchbay" line.
+    var rootElement: String?
+    var rootLine = 1
     var name = ""
     var outputs: [Patchbay.Socket] = []
     var inputs: [Patchbay.Socket] = []
@@ -152,6 +186,10 @@ private final class PatchbayParserDelegate: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
+        if rootElement == nil {
+            rootElement = element
+            rootLine = max(1, parser.lineNumber)
+        }
         switch element {
         case "patchbay":
             sawPatchbay = true

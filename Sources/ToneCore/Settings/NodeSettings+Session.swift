@@ -34,7 +34,7 @@ extension NodeSettings {
     /// command; `--no-metadata` answers the user's JACK setup of the day.
     public static let perLaunchProperties: Set<String> = [
         "clientName", "serverName", "connectIn", "connectOut", "connectMidi", "loopback",
-        "planning", "analyzesTones", "messageProfiles", "usesMetadata",
+        "planning", "analyzesTones", "messageProfiles", "usesMetadata", "ports",
     ]
 
     /// These settings with the per-launch properties of `launch` (everything a session does not keep).
@@ -50,6 +50,7 @@ extension NodeSettings {
         merged.analyzesTones = launch.analyzesTones
         merged.messageProfiles = launch.messageProfiles
         merged.usesMetadata = launch.usesMetadata
+        merged.ports = launch.ports
         return merged
     }
 

@@ -41,6 +41,7 @@ extension NodeSettings {
             found.append(SettingsProblem(.bendRange, .bendRange(bendRangeSemitones)))
         }
         check(pitchProblem(sampleRateHz: sampleRateHz))
+        found += portProblems()
         guard let sampleRateHz else { return found }
         if analyzesTones, mode == .tone,
            !(sampleRateHz.isFinite && ToneEstimatorConfiguration.sampleRateRangeHz.contains(sampleRateHz)) {
@@ -52,6 +53,18 @@ extension NodeSettings {
                     found.append(SettingsProblem(.receiveProfiles, .profileDoesNotFit(sentence)))
                 }
             }
+        }
+        return found
+    }
+
+    /// Connections that need a port these settings do not register.
+    func portProblems() -> [SettingsProblem] {
+        var found: [SettingsProblem] = []
+        if !ports.contains(.audioIn), !connectIn.isEmpty { found.append(SettingsProblem(.connectIn, .noSuchPort("in"))) }
+        if !ports.contains(.audioOut), !connectOut.isEmpty { found.append(SettingsProblem(.connectOut, .noSuchPort("out"))) }
+        if !ports.contains(.midiIn), !connectMidi.isEmpty { found.append(SettingsProblem(.connectMidi, .noSuchPort("midi_in"))) }
+        if loopback, !ports.isSuperset(of: [.audioIn, .audioOut]) {
+            found.append(SettingsProblem(.loopback, .noSuchPort(ports.contains(.audioIn) ? "out" : "in")))
         }
         return found
     }

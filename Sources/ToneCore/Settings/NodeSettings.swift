@@ -50,6 +50,8 @@ public struct NodeSettings: Equatable, Sendable {
     /// Set JACK metadata pretty names (`--no-metadata`: off). Per launch: it
     /// is about the user's JACK setup (a wedged metadata store), not the node.
     public var usesMetadata = true
+    /// The ports the node registers (`send`: only `out`; `receive`: only `in`).
+    public var ports: NodePorts = .all
 
     public init() {}
 

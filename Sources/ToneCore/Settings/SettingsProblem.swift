@@ -16,6 +16,8 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
         case sweepStart, sweepEnd
         /// `run --send`, `send`, `encode`: the message and its level.
         case message, sendLevel
+        /// Connections to ports a command may not have (`send` has no `in`).
+        case connectIn, connectOut, connectMidi, loopback
     }
 
     /// The rule that was broken, with the values that broke it.
@@ -40,6 +42,8 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
         /// A message profile that cannot run at this rate (the modem's own sentence).
         case profileDoesNotFit(String)
         case sampleRate(Double)
+        /// The command registers no such port (`in`, `out`, `midi_in`).
+        case noSuchPort(String)
     }
 
     public let setting: Setting
@@ -117,6 +121,8 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
             "the message has \(bytes) bytes; at most \(ModemFrame.maximumMessageBytes) fit"
         case .profileDoesNotFit(let sentence):
             sentence
+        case .noSuchPort(let port):
+            "does not apply: this command has no `\(port)` port"
         case .sampleRate(let hz):
             "sample rate \(hz) Hz is outside \(format(ToneEstimatorConfiguration.sampleRateRangeHz.lowerBound))…\(format(ToneEstimatorConfiguration.sampleRateRangeHz.upperBound)) Hz"
         }
@@ -145,6 +151,10 @@ extension SettingsProblem.Setting {
         case .sweepEnd: "--sweep-end"
         case .message: "--send"
         case .sendLevel: "--send-level"
+        case .connectIn: "--connect-in"
+        case .connectOut: "--connect-out"
+        case .connectMidi: "--connect-midi"
+        case .loopback: "--loopback"
         }
     }
 
@@ -164,6 +174,7 @@ extension SettingsProblem.Setting {
         case .bendRange: "bendRangeSemitones"
         case .receiveProfiles: "messageProfiles"
         case .sampleRate: "sample rate"
+        case .connectIn, .connectOut, .connectMidi, .loopback: String(flag.dropFirst(2))
         case .sweepStart, .sweepEnd, .message, .sendLevel: flag
         }
     }

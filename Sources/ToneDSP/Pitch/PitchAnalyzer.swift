@@ -7,6 +7,8 @@
 public final class PitchAnalyzer: StreamAnalyzer {
     public let detector: PitchDetector
     public var hopFrames: Int { window.hopFrames }
+    /// Frames in one analysed window.
+    public var windowFrames: Int { window.size }
     public let temperament: EqualTemperament
     private let window: HopWindow
     /// Frames of stream time seen, gaps included.

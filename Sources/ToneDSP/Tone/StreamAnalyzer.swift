@@ -8,6 +8,8 @@ public protocol StreamAnalyzer: AnyObject {
     func process(_ input: UnsafeBufferPointer<Float>, report: (ToneReport) -> Void)
     /// The stream lost `frames` samples.
     func skip(frames: Int)
+    /// Frames in one analysed window (a report covers the last this many).
+    var windowFrames: Int { get }
 }
 
 extension ToneAnalyzer: StreamAnalyzer {}

@@ -7,6 +7,8 @@
 public final class ToneAnalyzer {
     public let estimator: ToneEstimator
     public var hopFrames: Int { window.hopFrames }
+    /// Frames in one analysed window.
+    public var windowFrames: Int { window.size }
     private let window: HopWindow
     /// Frames of stream time seen, gaps included.
     public var streamFrames: Int { window.streamFrames }

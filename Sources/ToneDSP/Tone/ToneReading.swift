@@ -36,6 +36,10 @@ public struct ToneReport: Sendable, Equatable {
     public var channel: Int
     /// The note of `reading.frequencyHz`; present in pitch mode only.
     public var pitch: PitchReading?
+    /// False when the window began before the node's connections were made
+    /// (live only): it holds audio from before the signal could arrive, so it
+    /// is not a reading of the signal (JSON `"settled": false`).
+    public var settled = true
 
     public init(timeSeconds: Double, reading: ToneReading, channel: Int = 0, pitch: PitchReading? = nil) {
         self.timeSeconds = timeSeconds

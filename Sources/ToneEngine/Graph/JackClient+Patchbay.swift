@@ -4,8 +4,12 @@ import ToneJack
 extension JackClient {
     /// What applying a patchbay did.
     public struct PatchResult {
-        /// Every connection the file asks for among the ports present now (existing ones included).
+        /// Connections the file asks for that were made now.
         public var connected: [(String, String)] = []
+        /// Connections the file asks for that were there already.
+        public var alreadyPresent: [(String, String)] = []
+        /// Cable plugs that match no port present now (a client not running, a port missing), one sentence each.
+        public var notPossible: [String] = []
         /// Connections removed because they touched a port of an exclusive socket.
         public var disconnected: [(String, String)] = []
     }
@@ -20,9 +24,14 @@ extension JackClient {
             let inputs = portNames(type: portType, outputs: false)
             let wanted = try patchbay.connections(outputPorts: outputs, inputPorts: inputs, type: socketType)
             for (source, destination) in wanted {
-                try connect(from: source, to: destination)
+                if connections(ofPort: source).contains(destination) {
+                    result.alreadyPresent.append((source, destination))
+                } else {
+                    try connect(from: source, to: destination)
+                    result.connected.append((source, destination))
+                }
             }
-            result.connected += wanted
+            result.notPossible += try patchbay.unmatchedPlugs(outputPorts: outputs, inputPorts: inputs, type: socketType)
             let keep = Set(wanted.map { $0.0 + "\u{0}" + $0.1 })
             let outputSet = Set(outputs)
             for port in try patchbay.exclusivePorts(outputPorts: outputs, inputPorts: inputs, type: socketType).sorted() {

@@ -44,9 +44,13 @@ public enum ChainRecorder {
     public enum Failure: Error, CustomStringConvertible {
         case serverGone
         case timedOut(seconds: Double)
+        /// Nothing is connected to our `port` (its full name): nothing could come back.
+        case notConnected(port: String, option: String)
 
         public var description: String {
             switch self {
+            case .notConnected(let port, let option):
+                return "nothing is connected to \(port): name the chain with \(option) (or use --loopback)"
             case .serverGone: return "the JACK server shut the client down during the measurement"
             case .timedOut(let seconds): return "the measurement did not finish within \(Int(seconds)) s (is the server running its cycles?)"
             }
@@ -91,6 +95,13 @@ public enum ChainRecorder {
             try client.connect(from: outputs[channels == 1 ? 0 : index % channels], to: destination)
         }
         if settings.loopback { for (output, input) in zip(outputs, inputs) { try client.connect(from: output, to: input) } }
+        // An unconnected port can only time out: say so at once.
+        for output in outputs where client.connections(ofPort: output).isEmpty {
+            throw Failure.notConnected(port: output, option: "--connect-out")
+        }
+        for input in inputs where client.connections(ofPort: input).isEmpty {
+            throw Failure.notConnected(port: input, option: "--connect-in")
+        }
         opened(client, inputs.joined(separator: ", "), outputs.joined(separator: ", "))
 
         // Let a few periods pass so every connection is part of the graph

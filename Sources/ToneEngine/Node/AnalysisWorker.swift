@@ -22,6 +22,9 @@ final class AnalysisWorker: @unchecked Sendable {
     private let bridge: ProcessBridge
     private let publish: @Sendable (NodeEvent) -> Void
     private let stopRequested = Atomic<Bool>(false)
+    /// The first stream frame after the node's connections took effect
+    /// (`Int.max` until then). Main thread stores (after connecting), worker loads.
+    private let settledFromFrame = Atomic<Int>(Int.max)
     private let finished = Atomic<Bool>(false)
     private var thread: Thread?
     private let scratchFrames = 8192
@@ -50,6 +53,11 @@ final class AnalysisWorker: @unchecked Sendable {
     }
 
     deinit { scratch.deallocate() }
+
+    /// Reports whose window starts at or after `frame` are settled.
+    func markSettled(fromFrame frame: Int) {
+        settledFromFrame.store(frame, ordering: .releasing)
+    }
 
     func start() {
         let thread = Thread { [self] in run() }
@@ -141,6 +149,9 @@ final class AnalysisWorker: @unchecked Sendable {
                 analyzer?.process(block) { report in
                     var report = report
                     report.channel = channel
+                    // A window that began before the connections were made holds the time before the signal.
+                    let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - (analyzer?.windowFrames ?? 0)
+                    report.settled = windowStart >= settledFromFrame.load(ordering: .acquiring)
                     publish(.report(report))
                 }
                 if let messages {

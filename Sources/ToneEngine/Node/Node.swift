@@ -16,13 +16,14 @@ public final class Node {
     public let settings: NodeSettings
     /// Reports and notices from the worker; finishes when the node stops.
     public let events: AsyncStream<NodeEvent>
-    /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`).
+    /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`);
+    /// empty for a port `settings.ports` leaves out.
     public let inputPortName: String
     public let outputPortName: String
-    /// Full names of every channel's ports, in channel order.
+    /// Full names of every channel's ports, in channel order (empty when left out).
     public let inputPortNames: [String]
     public let outputPortNames: [String]
-    /// Full name of the MIDI input port (`midi_in`).
+    /// Full name of the MIDI input port (`midi_in`; empty when left out).
     public let midiInputPortName: String
 
     private let bridge: ProcessBridge
@@ -51,14 +52,22 @@ public final class Node {
                             a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
                             channels: settings.channels)
         let shortNames = Self.audioPortNames(channels: settings.channels)
-        let inPorts = try shortNames.map { try client.registerAudioPort($0.input, isInput: true) }
-        let outPorts = try shortNames.map { try client.registerAudioPort($0.output, isInput: false) }
-        let midiPort = try client.registerMidiInputPort("midi_in")
+        // Only the ports this command uses (`send`: no `in`, no `midi_in`; `receive`: no `out`).
+        let ports = settings.ports
+        let inPorts: [OpaquePointer?] = try shortNames.map {
+            ports.contains(.audioIn) ? try client.registerAudioPort($0.input, isInput: true) : nil
+        }
+        let outPorts: [OpaquePointer?] = try shortNames.map {
+            ports.contains(.audioOut) ? try client.registerAudioPort($0.output, isInput: false) : nil
+        }
+        let midiPort = ports.contains(.midiIn) ? try client.registerMidiInputPort("midi_in") : nil
         if settings.usesMetadata {
             // Bounded (1 s): a wedged metadata store costs a warning, not the node.
-            client.setPrettyNames(client: "ToneNode", ports: zip(shortNames, zip(inPorts, outPorts)).flatMap { names, ports in
-                [(ports.0, "ToneNode analyser " + names.prettyInput), (ports.1, "ToneNode tone " + names.prettyOutput)]
-            } + [(midiPort, "ToneNode MIDI input")])
+            let named: [(port: OpaquePointer, name: String)] = zip(shortNames, zip(inPorts, outPorts)).flatMap { names, pair in
+                [pair.0.map { ($0, "ToneNode analyser " + names.prettyInput) },
+                 pair.1.map { ($0, "ToneNode tone " + names.prettyOutput) }].compactMap { $0 }
+            } + (midiPort.map { [($0, "ToneNode MIDI input")] } ?? [])
+            client.setPrettyNames(client: "ToneNode", ports: named)
         }
 
         // The worker keeps its own clock, once per hop: a post from the
@@ -79,11 +88,11 @@ public final class Node {
         self.bridge = bridge
         self.events = events
         self.continuation = continuation
-        inputPortNames = inPorts.map { client.fullName(of: $0) }
-        outputPortNames = outPorts.map { client.fullName(of: $0) }
-        inputPortName = inputPortNames[0]
-        outputPortName = outputPortNames[0]
-        midiInputPortName = client.fullName(of: midiPort)
+        inputPortNames = inPorts.compactMap { $0.map(client.fullName(of:)) }
+        outputPortNames = outPorts.compactMap { $0.map(client.fullName(of:)) }
+        inputPortName = inputPortNames.first ?? ""
+        outputPortName = outputPortNames.first ?? ""
+        midiInputPortName = midiPort.map(client.fullName(of:)) ?? ""
         worker = AnalysisWorker(engine: engine, analyzers: analyzers, messageAnalyzers: messageAnalyzers,
                                 wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
                                 bridge: bridge) { event in
@@ -104,6 +113,9 @@ public final class Node {
             if settings.loopback {
                 for (output, input) in zip(outputPortNames, inputPortNames) { try client.connect(from: output, to: input) }
             }
+            // Connections take effect from the next period or the one after;
+            // windows from before then are not readings of the signal.
+            worker.markSettled(fromFrame: (Int(bridge.cycles) + 2) * client.bufferFrames)
         } catch {
             stop()
             throw error

@@ -19,7 +19,7 @@ struct AnalyzeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The audio file.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("Channel to analyse, counting from 1.", valueName: "k"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Channel to analyse, counting from 1.", valueName: "k"))
     var channel = 1
 
     @OptionGroup(title: "Analysis") var analysis: AnalysisOptions

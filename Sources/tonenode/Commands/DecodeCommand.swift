@@ -27,7 +27,7 @@ struct DecodeCommand: ParsableCommand {
     @Option(help: "Listen only for this profile.")
     var profile: ModemProfile?
 
-    @Option(help: ArgumentHelp("Channel to decode, counting from 1.", valueName: "k"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Channel to decode, counting from 1.", valueName: "k"))
     var channel = 1
 
     func validate() throws {

@@ -89,7 +89,7 @@ struct DemoCommand: AsyncParsableCommand {
             Console.out(verdict.line)
         }
         if failures > 0 {
-            Console.err("\(failures) of \(tones.count) tones were not identified")
+            Console.err("error: \(failures) of \(tones.count) tones were not identified")
             throw ExitCode.failure
         }
         Console.err("all \(tones.count) tones identified")

@@ -44,10 +44,10 @@ struct MeasureCommand: ParsableCommand {
                                valueName: "hz"))
     var sweepEnd: Double?
 
-    @Option(name: .customLong("sweep-seconds"), help: ArgumentHelp("Length of the sweep (0.25…60 s).", valueName: "s"))
+    @Option(name: .customLong("sweep-seconds"), parsing: .unconditional, help: ArgumentHelp("Length of the sweep (0.25…60 s).", valueName: "s"))
     var sweepSeconds = 2.0
 
-    @Option(name: .customLong("max-latency"), help: ArgumentHelp(
+    @Option(name: .customLong("max-latency"), parsing: .unconditional, help: ArgumentHelp(
         "Longest round trip to look for, in seconds (0.05…10).", valueName: "s"))
     var maxLatency = 0.5
 
@@ -135,6 +135,7 @@ struct MeasureCommand: ParsableCommand {
         }, opened: { client, input, output in
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
+            jack.renameWarnings(actualName: client.name).forEach { Console.err($0) }
         })
         let (measurement, harmonics, levels, noise, imd) = try recorded.recording.withUnsafeBufferPointer { recording in
             let deconvolution = try SweepDeconvolution(recorded.signal, recording: recording)

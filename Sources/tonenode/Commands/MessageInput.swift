@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneAudioFile
 import ToneCore
 import ToneDSP
 
@@ -24,8 +25,9 @@ struct MessageInput: ParsableArguments {
     func read() throws -> [UInt8] {
         let message: [UInt8]
         if let file {
+            if let problem = InputFileProblem.check(path: file) { throw ModemCommandError("cannot read \(file): \(problem)") }
             guard let data = FileManager.default.contents(atPath: file) else {
-                throw ModemCommandError("cannot read \(file)")
+                throw ModemCommandError("cannot read \(file): read error")
             }
             message = Array(data)
         } else if text == "-" {

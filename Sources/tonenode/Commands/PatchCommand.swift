@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneAudioFile
 import ToneCore
 import ToneEngine
 import ToneJack
@@ -13,9 +14,12 @@ struct PatchCommand: ParsableCommand {
             Client and plug names in the file are regular expressions anchored at \
             both ends, as in qjackctl. Each cable connects the output socket's plug i \
             to the input socket's plug i, for every matching port present now, \
-            audio and MIDI. Prints one line per connection. Other connections are \
+            audio and MIDI. Prints one line per connection: "a -> b" made, \
+            "a -> b (already connected)", and on stderr each cable that matches no \
+            port present now (a client not running, a port missing). Other connections are \
             kept, except on the ports of a socket marked exclusive="on": those \
-            are removed (one line each, "a -x b").
+            are removed (one line each, "a -x b"). Exit status 1 when something in \
+            the file could not be applied.
             """)
 
     @Argument(help: ArgumentHelp("The patchbay file.", valueName: "file.xml"))
@@ -26,8 +30,9 @@ struct PatchCommand: ParsableCommand {
     var server: String?
 
     func run() throws {
+        if let problem = InputFileProblem.check(path: file) { throw PatchFileError.unreadable(path: file, problem: problem) }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw PatchFileError.unreadable(path: file)
+            throw PatchFileError.unreadable(path: file, problem: .system("read error"))
         }
         let patchbay: Patchbay
         do {
@@ -41,8 +46,18 @@ struct PatchCommand: ParsableCommand {
         for (source, destination) in result.connected {
             Console.out("\(source) -> \(destination)")
         }
+        for (source, destination) in result.alreadyPresent {
+            Console.out("\(source) -> \(destination) (already connected)")
+        }
         for (source, destination) in result.disconnected {
             Console.out("\(source) -x \(destination)")
+        }
+        for problem in result.notPossible {
+            Console.err("not applied: " + problem)
+        }
+        if !result.notPossible.isEmpty {
+            Console.err("error: \(result.notPossible.count) cable plug(s) of \(file) could not be applied")
+            throw ExitCode.failure
         }
     }
 }

@@ -35,10 +35,10 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(help: "Listen only for this profile.")
     var profile: ModemProfile?
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
     var duration: Double?
 
-    @Option(help: ArgumentHelp("Stop after this many complete messages.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many complete messages.", valueName: "n"))
     var count: Int?
 
     @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
@@ -49,7 +49,11 @@ struct ReceiveCommand: AsyncParsableCommand {
             throw ValidationError("--duration must be a positive number of seconds")
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        try NodeSettings.validate([.connectOut]) { jack.apply(to: &$0); $0.ports = Self.ports }
     }
+
+    /// Only `in` (and `in_k`): receive plays nothing and takes no MIDI.
+    static let ports: NodePorts = [.audioIn]
 
     func run() async throws {
         var settings = NodeSettings()
@@ -58,6 +62,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         settings.analyzesTones = false
         settings.receivesMessages = true
         settings.messageProfiles = profile.map { [$0] }
+        settings.ports = Self.ports
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
         let signals = SignalWatcher(onSignal: stop)
@@ -76,6 +81,7 @@ struct ReceiveCommand: AsyncParsableCommand {
                 Console.err((reconnected ? "reconnected: " : "") + "client '\(node.client.name)' at "
                             + "\(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
                             + "listening on \(node.inputPortName) for \(profiles.joined(separator: ", "))")
+                if !reconnected { jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) } }
                 if timer == nil, let duration {
                     timer = Task {
                         try? await Task.sleep(for: .seconds(duration))
@@ -95,7 +101,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             case .callbackProfile(let profile):
                 Console.err(profile.summary)
             case .serverGone(let retrying):
-                Console.err("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+                Console.err((retrying ? "" : "error: ") + "the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
             case .connectionsPending(let connections):
                 Console.err("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
             case .connectionsRestored(let connections):

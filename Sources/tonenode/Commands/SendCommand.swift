@@ -30,12 +30,16 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "Band and speed.")
     var profile: ModemProfile = .ultrasonic
 
-    @Option(help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
     var level = -6.0
 
     func validate() throws {
         try Transmission.validate(levelDBFS: level, option: "--level")
+        try NodeSettings.validate([.connectIn]) { jack.apply(to: &$0); $0.ports = Self.ports }
     }
+
+    /// Only `out`: send listens to nothing and takes no MIDI.
+    static let ports: NodePorts = [.audioOut]
 
     func run() async throws {
         // Read the message before touching JACK: bad input never opens a client.
@@ -44,8 +48,15 @@ struct SendCommand: AsyncParsableCommand {
         jack.apply(to: &settings)
         settings.muted = true
         settings.analyzesTones = false
+        settings.ports = Self.ports
         let node = try Node(settings: settings)
         defer { node.stop() }
+        jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) }
+        // Tones played into no port reach no one: not a success.
+        if node.client.connections(ofPort: node.outputPortName).isEmpty {
+            throw ModemCommandError("nothing is connected to \(node.outputPortName), so no one would hear the message; "
+                                    + "connect it with --connect-out PORT (nothing was sent)")
+        }
         let rate = node.engine.sampleRateHz
         let samples = try Transmission.render(message, profile: profile, sampleRateHz: rate, levelDBFS: level)
         guard await node.play(samples) else {

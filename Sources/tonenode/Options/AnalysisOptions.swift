@@ -4,11 +4,11 @@ import ToneDSP
 
 /// How the input is analysed and reported.
 struct AnalysisOptions: ParsableArguments {
-    @Option(name: .customLong("fft-size"), help: ArgumentHelp(
+    @Option(name: .customLong("fft-size"), parsing: .unconditional, help: ArgumentHelp(
         "Analysis window in samples (a power of two, 256…1048576).", valueName: "n"))
     var fftSize = 4096
 
-    @Option(help: ArgumentHelp("Samples between reports (1…fft-size).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Samples between reports (1…fft-size).", valueName: "n"))
     var hop = 512
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Only look for tones between LO and HI Hz (default 20 Hz to Nyquist).",
@@ -20,7 +20,7 @@ struct AnalysisOptions: ParsableArguments {
             + "other reported tones excepted).", valueName: "db"))
     var snrMin = -20.0
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Report up to K tones per window, strongest first, each with its own frequency, level and SNR "
             + "(JSON: a `tones` array; each tone passes the same no-tone gates).", valueName: "k"))
     var tones = 1

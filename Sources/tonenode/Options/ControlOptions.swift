@@ -5,7 +5,7 @@ import ToneJack
 
 /// How the node is played from outside: MIDI on `midi_in`, OSC over UDP.
 struct ControlOptions: ParsableArguments {
-    @Option(name: [.customShort("O"), .customLong("osc-port")], help: ArgumentHelp(
+    @Option(name: [.customShort("O"), .customLong("osc-port")], parsing: .unconditional, help: ArgumentHelp(
         "Listen for OSC over UDP on this port: /tonenode/freq f, /tonenode/level f, /tonenode/mute i, /tonenode/beep f f, /tonenode/sweep f f f.",
         valueName: "port"))
     var oscPort: Int?

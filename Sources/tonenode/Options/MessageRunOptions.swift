@@ -12,7 +12,7 @@ struct MessageRunOptions: ParsableArguments {
     @Option(name: .customLong("send-profile"), help: "Band and speed of --send.")
     var sendProfile: ModemProfile = .ultrasonic
 
-    @Option(name: .customLong("send-level"), help: ArgumentHelp("Peak level of --send in dBFS (≤ 0).", valueName: "dbfs"))
+    @Option(name: .customLong("send-level"), parsing: .unconditional, help: ArgumentHelp("Peak level of --send in dBFS (≤ 0).", valueName: "dbfs"))
     var sendLevel = -6.0
 
     @Flag(help: "Also decode messages sent as tones on `in`; each is printed on stdout as `receive` prints it, beside the reports.")

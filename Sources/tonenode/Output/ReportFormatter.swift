@@ -17,6 +17,8 @@ enum ReportFormatter {
         line.add("snr_db", r.snrDB)
         line.add("rms_dbfs", r.rmsDBFS)
         line.add("invalid", r.invalidInput)
+        // Only when false: a settled report (the rule) carries no extra field.
+        if !report.settled { line.add("settled", false) }
         if listTones {
             line.add("tones", r.tones.map { tone in
                 var object = JSONLine()
@@ -43,6 +45,12 @@ enum ReportFormatter {
     }
 
     static func human(_ report: ToneReport, channel: Int? = nil) -> String {
+        let line = humanReading(report, channel: channel)
+        // A window from before the connections took effect: shown, but marked.
+        return report.settled ? line : line + "   (settling)"
+    }
+
+    static func humanReading(_ report: ToneReport, channel: Int?) -> String {
         if let pitch = report.pitch { return humanPitch(report, pitch, channel: channel) }
         let r = report.reading
         let time = timeColumn(report, channel: channel)

@@ -6,23 +6,33 @@ import ToneCore
 /// at a `tonenode> ` prompt (on stderr) when it is a terminal. A bad line is
 /// one error line on stderr; the node keeps running with its previous settings.
 enum ControlReader {
-    static func start(apply: @escaping @Sendable (ControlCommand) throws(ControlCommand.Problem) -> Void) {
+    static let prompt = "tonenode> "
+    static let hint = "type freq HZ, level DBFS, mute on|off, beep HZ SECONDS or sweep START_HZ END_HZ SECONDS"
+
+    /// - Parameter liveView: the live view on this terminal, if any: it then
+    ///   draws the prompt and the typed line below itself, and errors go above it.
+    static func start(liveView: LiveViewRenderer? = nil,
+                      apply: @escaping @Sendable (ControlCommand) throws(ControlCommand.Problem) -> Void) {
         let interactive = isatty(STDIN_FILENO) == 1
+        let editor = liveView.flatMap { view in interactive ? LineEditor { view.setInput($0) } : nil }
+        let report: @Sendable (String) -> Void = { line in
+            if let liveView { liveView.printAbove { Console.err(line) } } else { Console.err(line) }
+        }
         let thread = Thread {
-            if interactive {
-                Console.err("type freq HZ, level DBFS, mute on|off, beep HZ SECONDS or sweep START_HZ END_HZ SECONDS")
-            }
+            if interactive { report(hint) }
             while true {
-                if interactive { Console.errText("tonenode> ") }
-                guard let line = readLine() else { break }
+                if interactive, editor == nil { Console.errText(prompt) }
+                let typed = if let editor { editor.readLine() } else { readLine() }
+                guard let line = typed else { break }
                 do throws(ControlCommand.Problem) {
                     if let command = try ControlCommand.parse(line) { try apply(command) }
                 } catch {
-                    Console.err("error: " + error.description)
+                    report("error: " + error.description)
                 }
             }
         }
         thread.name = "tonenode-control"
+        _ = editor  // restored at exit (LineEditor.restore via atexit, or the live view's finish)
         thread.start()
     }
 }

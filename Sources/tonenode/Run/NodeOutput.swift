@@ -15,6 +15,8 @@ struct NodeOutput {
     let liveView: LiveViewRenderer?
     /// `--send`: played once after the first start.
     var send: MessageToSend?
+    /// Lines to print when JACK gave the client another name than asked for.
+    var renameWarnings: (String) -> [String] = { _ in [] }
 
     func handle(_ event: NodeSupervisor.Event) {
         switch event {
@@ -24,6 +26,7 @@ struct NodeOutput {
                         + "\(node.client.bufferFrames) frames/period; "
                         + "ports \(node.inputPortNames.joined(separator: ", ")) (in), "
                         + "\(node.outputPortNames.joined(separator: ", ")) (out), \(node.midiInputPortName) (MIDI)")
+            if !reconnected { renameWarnings(node.client.name).forEach(diagnostic) }
             liveView?.update(force: true) {
                 $0.clientName = node.client.name
                 $0.sampleRateHz = node.client.sampleRateHz
@@ -61,7 +64,7 @@ struct NodeOutput {
         case .callbackProfile(let profile):
             diagnostic(profile.summary)
         case .serverGone(let retrying):
-            diagnostic("the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+            diagnostic((retrying ? "" : "error: ") + "the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
         case .connectionsPending(let connections):
             diagnostic("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
         case .connectionsRestored(let connections):

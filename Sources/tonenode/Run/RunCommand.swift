@@ -52,14 +52,17 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Tuning") var tuning: TuningOptions
     @OptionGroup(title: "Messages as tones") var messages: MessageRunOptions
 
+    @Flag(help: "Connect our own `out` to our own `in` (each channel's), whatever name JACK gave the client.")
+    var loopback = false
+
     @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
     var plain = false
 
-    @Option(help: ArgumentHelp("Stop after this many seconds of audio (default: run until stopped).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds of audio (default: run until stopped).",
                                valueName: "seconds"))
     var duration: Double?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Audio channels: 1 gives ports `in`/`out`; 2 or more give `in_1`, `in_2`…, `out_1`, `out_2`… (every output plays the tone, every input is analysed and reported on its own).",
         valueName: "n"))
     var channels = 1
@@ -85,6 +88,7 @@ struct RunCommand: AsyncParsableCommand {
         control.apply(to: &settings)
         pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
         settings.channels = channels
+        settings.loopback = loopback
         settings.receivesMessages = messages.receive
         // Under a session manager: its client id names us, its file holds our settings.
         // Watch signals from the start, so one while joining a session or
@@ -109,7 +113,10 @@ struct RunCommand: AsyncParsableCommand {
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect,
                                         profilesCallback: profileCallback)
         stop.attach(supervisor.stopRequester)
-        ControlReader.start(apply: supervisor.controller)
+        let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
+        // With a live view and a person at the keyboard, the prompt lives below the view.
+        let liveView = live ? LiveViewRenderer(prompt: isatty(STDIN_FILENO) == 1 ? ControlReader.prompt : nil) : nil
+        ControlReader.start(liveView: liveView, apply: supervisor.controller)
         if let nsm {
             nsm.client.start(session: nsm.session, saved: nsm.saved, settings: supervisor.settingsReader) { Console.err($0) }
         }
@@ -117,14 +124,17 @@ struct RunCommand: AsyncParsableCommand {
             osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
             Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
         }
-        let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
-        let output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
+        var output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
                                 channels: settings.channels, stop: supervisor.stopRequester,
-                                liveView: live ? LiveViewRenderer() : nil,
+                                liveView: liveView,
                                 send: messages.send.map { MessageToSend(bytes: Array($0.utf8), profile: messages.sendProfile,
                                                                         levelDBFS: messages.sendLevel) })
+        output.renameWarnings = { [jack, control] in jack.renameWarnings(actualName: $0, connectMidi: control.connectMidi) }
         output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
-        defer { output.liveView?.finish() }
+        defer {
+            output.liveView?.finish()
+            LineEditor.restore()
+        }
         let outcome = try await supervisor.run(output.handle)
         if Node.droppedEvents > 0 {
             Console.err("\(Node.droppedEvents) report(s) dropped: stdout was not read in time")

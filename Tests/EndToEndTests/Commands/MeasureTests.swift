@@ -187,11 +187,20 @@ extension JackServerTests {
 
         @Test func nothingConnectedIsOneErrorLine() throws {
             let server = try startServer()
-            let result = try runCommand(["measure", "-s", server.name, "--sweep-seconds", "0.5"], timeoutSeconds: 60)
+            // At once, not after the sweep and the longest latency have passed.
+            let started = Date()
+            let result = try runCommand(["measure", "-s", server.name, "--sweep-seconds", "2"], timeoutSeconds: 60)
+            #expect(Date().timeIntervalSince(started) < 1.5)
             #expect(result.status == 1)
-            #expect(result.stderrLines.last?.hasPrefix("tonenode: error: no test signal came back") == true,
-                    "\(result.stderr)")
+            #expect(result.stderrLines == ["tonenode: error: nothing is connected to tonenode:out: "
+                                           + "name the chain with --connect-out (or use --loopback)"], "\(result.stderr)")
             #expect(result.stdout.isEmpty)
+            // Out connected but nothing comes back in: the same at once, naming `in`.
+            let peer = try JackPeer(name: "sink", server: server.name, audioIn: ["in"]) { _ in }
+            defer { peer.close() }
+            let half = try runCommand(["measure", "-s", server.name, "--connect-out", "sink:in"], timeoutSeconds: 60)
+            #expect(half.stderrLines.last == "tonenode: error: nothing is connected to tonenode:in: "
+                                              + "name the chain with --connect-in (or use --loopback)", "\(half.stderr)")
         }
 
         @Test func aPortThatDoesNotExistIsOneErrorLine() throws {

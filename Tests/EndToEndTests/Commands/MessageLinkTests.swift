@@ -254,6 +254,11 @@ extension JackServerTests {
             let result = try runCommand(["receive", "-s", server.name, "--duration", "1"], timeoutSeconds: 15)
             #expect(result.status == 1)
             #expect(result.stdout.isEmpty)
+            // send with nothing connected to its out: no one hears it, so not a success.
+            let unheard = try runCommand(["send", "x", "-s", server.name, "-n", "tx"], timeoutSeconds: 15)
+            #expect(unheard.status == 1)
+            #expect(unheard.stderrLines == ["tonenode: error: nothing is connected to tx:out, so no one would hear the message; "
+                                            + "connect it with --connect-out PORT (nothing was sent)"], "\(unheard.stderr)")
             for command in [["receive", "--no-reconnect"], ["send", "x"]] {
                 let gone = try runCommand(command + ["-s", "tn-no-such-server-\(getpid())"], timeoutSeconds: 15)
                 #expect(gone.status == 1)

@@ -70,6 +70,29 @@ extension JackServerTests {
                     == ["system:capture_1 -> system:playback_1", "system:capture_1 -> system:playback_2"])
         }
 
+        @Test("each connection made, already present, or not possible; exit 1 when something could not be applied")
+        func reportsWhatItCouldNotApply() throws {
+            let server = try startServer()
+            let node = try liveNode("tonenode", server: server.name)
+            let path = patchesDirectory + "/chain-through-dut.xml"
+            // No "dut" running: nothing of the file can be applied.
+            let missing = try runCommand(["patch", "-s", server.name, path])
+            #expect(missing.status == 1)
+            #expect(missing.stdout.isEmpty)
+            #expect(missing.stderrLines.contains(
+                "tonenode: not applied: cable \"tonenode out\" -> \"dut in\": no client matches dut (is it running?)"),
+                    "\(missing.stderr)")
+            #expect(missing.stderrLines.last?.hasPrefix("tonenode: error: 2 cable plug(s) of ") == true, "\(missing.stderr)")
+            let tool = try liveNode("dut", server: server.name)
+            let made = try runCommand(["patch", "-s", server.name, path])
+            #expect(made.status == 0, "\(made.stderr)")
+            #expect(made.stdoutLines == ["tonenode:out -> dut:in", "dut:out -> tonenode:in"])
+            let again = try runCommand(["patch", "-s", server.name, path])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdoutLines == ["tonenode:out -> dut:in (already connected)", "dut:out -> tonenode:in (already connected)"])
+            withExtendedLifetime((node, tool)) {}
+        }
+
         @Test func aBrokenFileIsOneErrorLine() throws {
             let server = try startServer()
             let path = NSTemporaryDirectory() + "tn-broken-\(getpid()).xml"

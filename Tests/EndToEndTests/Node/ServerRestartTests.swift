@@ -61,7 +61,7 @@ extension JackServerTests {
             server.stop()
             let exit = try #require(live.exitStatus(timeoutSeconds: 10))
             #expect(exit.status == 1 && exit.reason == .exit)
-            #expect(live.stderr.contains("the JACK server shut the client down"))
+            #expect(live.stderr.contains("tonenode: error: the JACK server shut the client down"))
         }
 
         @Test("a signal while waiting for the server ends run promptly with status 0")

@@ -7,6 +7,8 @@
 public final class ModemStreamAnalyzer: StreamAnalyzer {
     public let receiver: ModemReceiver
     private var events: [ModemEvent] = []
+    /// No tone reports, so no window they would cover.
+    public var windowFrames: Int { 0 }
 
     /// - Parameter profiles: the profiles to listen for (nil: every one the rate allows).
     public init(sampleRateHz: Double, profiles: [ModemProfile]? = nil) throws {
