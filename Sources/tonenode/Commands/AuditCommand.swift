@@ -49,10 +49,7 @@ struct AuditCommand: ParsableCommand {
     func run() throws {
         Denormals.flushToZeroOnThisThread()
         var settings = ChainRecorder.Settings()
-        settings.clientName = jack.name
-        settings.serverName = jack.server
-        settings.connectIn = jack.connectIn
-        settings.connectOut = jack.connectOut
+        jack.place(&settings)
         var reported: ClosedRange<Int>?
         let recorded = try ChainRecorder.record(settings, makeSignal: { rate in
             var plan = MeasurementSignal.Plan(sampleRateHz: rate)

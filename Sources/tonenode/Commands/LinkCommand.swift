@@ -77,10 +77,7 @@ struct LinkCommand: ParsableCommand {
     func run() throws {
         Denormals.flushToZeroOnThisThread()
         var settings = LinkMeter.Settings()
-        settings.clientName = jack.name
-        settings.serverName = jack.server
-        settings.connectIn = jack.connectIn
-        settings.connectOut = jack.connectOut
+        jack.place(&settings)
         settings.plays = !listen
         settings.levelDBFS = level
         let stop = StopRelay()

@@ -124,10 +124,7 @@ struct MeasureCommand: ParsableCommand {
     func run() throws {
         Denormals.flushToZeroOnThisThread()
         var settings = ChainRecorder.Settings()
-        settings.clientName = jack.name
-        settings.serverName = jack.server
-        settings.connectIn = jack.connectIn
-        settings.connectOut = jack.connectOut
+        jack.place(&settings)
         settings.loopback = loopback
         settings.channels = channels
         let recorded = try ChainRecorder.record(settings, makeSignal: { rate in

@@ -24,6 +24,11 @@ struct JackOptions: ParsableArguments {
 
     func apply(to settings: inout NodeSettings) {
         settings.usesMetadata = !noMetadata
+        place(&settings)
+    }
+
+    /// Name, server and connections, for any client a command opens.
+    func place<Settings: ClientPlacement>(_ settings: inout Settings) {
         settings.clientName = name
         settings.serverName = server
         settings.connectIn = connectIn

@@ -1,0 +1,3 @@
+import ToneCore
+
+extension LinkMeter.Settings: ClientPlacement {}

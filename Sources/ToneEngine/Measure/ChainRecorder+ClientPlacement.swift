@@ -1,0 +1,3 @@
+import ToneCore
+
+extension ChainRecorder.Settings: ClientPlacement {}
