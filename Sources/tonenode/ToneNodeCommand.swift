@@ -14,11 +14,14 @@ struct ToneNodeCommand: AsyncParsableCommand {
             THD+N and frequency response. `demo` wires the \
             node to itself (starting a private dummy JACK server if none is running) \
             and checks that every tone it plays is identified. `patch` applies a \
-            qjackctl patchbay file. `encode` writes a message as tones into a WAV file; \
+            qjackctl patchbay file. `encode` writes a message as tones into an audio file; \
             `decode` prints the messages found in an audio file; `send` and \
-            `receive` do the same live, through JACK ports.
+            `receive` do the same live, through JACK ports. `link` measures a JACK \
+            link across a network bridge (round trip, or one way with --listen); \
+            `audit` compares a path's measured latency with what its ports report.
             Exit status: 0 success; 1 runtime error (no JACK server, unreadable or \
-            bad input file, nothing detected or nothing heard); 64 bad command-line option. \
+            bad input file, nothing detected or nothing heard); 2 `link` or `audit` \
+            outside its limits; 64 bad command-line option. \
             `--version` names the git commit only for binaries built by scripts/install \
             or scripts/package-deb (a plain `swift build` says it is unknown).
             """,
