@@ -131,7 +131,12 @@ extension JackServerTests {
                           + "jack_iodelay median %.3f, min %.4f, max %.3f (%d figures)", periodA, periodB, median, median / 48,
                           sorted.first ?? 0, sorted.last ?? 0, reference, figures.first ?? 0, figures.last ?? 0, figures.count))
             #expect(median > Double(periodA) && median < 0.2 * 48000, "a plausible bridge latency")
-            #expect(abs(reference - median) < 2, "link \(median) vs jack_iodelay \(reference)")
+            // Calm, the two medians agree within 2 frames; when the loop wanders
+            // (a busy machine: tens of frames in a run), within half of what
+            // the link saw it wander over the same seconds.
+            let wander = (sorted.last ?? 0) - (sorted.first ?? 0)
+            #expect(abs(reference - median) < max(2, wander / 2),
+                    "link \(median) vs jack_iodelay \(reference) (the loop wandered over \(wander) frames)")
             // The probe's RMS level (−24.7 dBFS at −12 dBFS peak) comes back whole.
             let levels = readings.compactMap { $0["level_dbfs"] as? Double }.sorted()
             #expect(abs((levels.isEmpty ? 0 : levels[levels.count / 2]) + 24.69) < 0.5, "\(levels)")
