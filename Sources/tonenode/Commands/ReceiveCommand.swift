@@ -27,7 +27,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             an error, 64 on a bad option.
             """)
 
-    @OptionGroup(title: "JACK") var jack: JackOptions
+    @OptionGroup(title: "JACK") var jack: JackReceiveOptions
 
     @Flag(help: "One JSON object per message.")
     var json = false

@@ -24,7 +24,7 @@ struct SendCommand: AsyncParsableCommand {
             carry, the server stopped), 64 on a bad option.
             """)
 
-    @OptionGroup(title: "JACK") var jack: JackOptions
+    @OptionGroup(title: "JACK") var jack: JackSendOptions
     @OptionGroup(title: "Message") var input: MessageInput
 
     @Option(help: "Band and speed.")
