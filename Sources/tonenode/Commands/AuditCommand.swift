@@ -10,20 +10,10 @@ struct AuditCommand: ParsableCommand {
         commandName: "audit",
         abstract: "Compare a path's measured latency with the latency its ports report.",
         discussion: """
-            Measures the path out → (what --connect-out/--connect-in name) → in \
-            like `measure` (an exponential sweep; latency to about 1/1000 frame) and \
-            reads the latency JACK reports at our `in` (jack_port_get_latency_range, \
-            capture: the sum of what the clients on the path report, the figure \
-            hosts such as Ardour compensate with). A loop that starts and ends at \
-            one client takes a period more than its clients add (JACK's cycle; two \
-            when a client on the path runs before ours), so the path's own latency \
-            is the measured figure minus those whole periods (a misreport of a \
-            whole number of periods cannot be told from them). It \
-            prints measured, reported (a range when other sources feed the path) \
-            and the difference from the nearest end of that range in frames, and \
-            flags a difference over 1 frame (--json: one object).
-            Exit status: 0 when the report is right to 1 frame, 2 when it is not, \
-            1 on a runtime error, 64 on a bad option.
+            Measures the latency of the path --connect-out … --connect-in and compares \
+            it with the latency its ports report.
+            Exit status: 0 when the report is right to 1 frame, 2 when it is not, 1 on a runtime error, 64 on a bad option.
+            Full guide: network.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions

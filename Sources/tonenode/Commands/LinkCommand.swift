@@ -10,27 +10,10 @@ struct LinkCommand: ParsableCommand {
         commandName: "link",
         abstract: "Measure a link between JACK servers (a network bridge): latency, jitter, dropouts, clock drift.",
         discussion: """
-            Round trip (default): plays a periodic probe (a random-phase multisine, \
-            one period of 2^n frames ≥ 0.25 s: 16384 frames at 48 kHz) on `out` into \
-            the bridge; the far end loops it back (a second bridge, or a JACK \
-            connection on the far server) into `in`. Every probe period (about \
-            three readings a second) it prints the round-trip latency to about \
-            1/1000 frame (the convention jack_iodelay uses), the gain, the level, and \
-            the dropouts so far; every step of the latency (a bridge resync) is \
-            reported with its time. Latencies up to one probe period (0.34 s at \
-            48 kHz) are unambiguous.
-            One way (--listen, on the far server): reads the probe another `tonenode \
-            link` plays and reports the drift between the two servers' sample clocks \
-            in ppm from the slope of the delay, with its resolution, the level, \
-            dropouts (count, duration, time) and when the bridge's resampler settled.
-            Live lines on stdout (--json: one object per reading, then a summary \
-            object with "summary":true); the summary on exit (SIGINT/SIGTERM or \
-            --duration). When the server goes away it waits for it to come back \
-            and measures on (--no-reconnect: exit).
-            Exit status: 0 within the limits given (--max-latency-ms, \
-            --max-jitter-ms, --max-dropouts; jitter is the spread of the latency \
-            readings, max − min), 2 when a limit was broken, 1 on a runtime error, \
-            64 on a bad option.
+            Sends a marker through a link between JACK servers and reports latency, \
+            jitter, dropouts and clock drift.
+            Exit status: 0 within the limits given, 2 when a limit was broken, 1 on a runtime error, 64 on a bad option.
+            Full guide: network.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions

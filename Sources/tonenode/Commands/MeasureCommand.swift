@@ -10,18 +10,10 @@ struct MeasureCommand: ParsableCommand {
         commandName: "measure",
         abstract: "Measure a chain (out → tools under test → in): latency, gain, frequency shift, THD+N, frequency response.",
         discussion: """
-            Opens its own JACK client (ports `in`, `out`; never starts a server), \
-            connects what --connect-out/--connect-in name, then plays an exponential \
-            sine sweep and a test tone through the chain and records what comes back \
-            on `in` (about 4 s with the defaults). It prints one summary on stdout: \
-            the round-trip latency in frames and ms with sub-sample precision (it \
-            agrees with jack_iodelay), the gain and frequency of the returned tone, \
-            its THD+N, and the chain's magnitude response from the sweep (20 Hz to \
-            20 kHz, or to 95 % of Nyquist on slower servers). \
-            --what adds measurements: harmonics (H2…H5, THD, phase, group delay \
-            from the same sweep), levels, noise, imd (see docs/measure.md). \
-            Exit status: 0 measured, 1 runtime error (no server, nothing came \
-            back, …), 64 bad option.
+            Plays test signals on `out` into the chain under test and measures what \
+            comes back on `in`: latency, gain, frequency shift, THD+N, response, and more with --what.
+            Exit status: 0 measured, 1 on a runtime error, 64 on a bad option.
+            Full guide: measure.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions

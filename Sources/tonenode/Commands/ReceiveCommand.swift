@@ -10,24 +10,13 @@ struct ReceiveCommand: AsyncParsableCommand {
         commandName: "receive",
         abstract: "Print the messages sent as tones that arrive on a JACK port `in`.",
         discussion: """
-            Opens a JACK client (never starts a server) with ports `in` and `out` \
-            (silent), listens on `in` for every profile the server's rate allows \
-            (or only --profile), and prints each message as it arrives, in the \
-            format of `decode`: one line with time, profile, SNR and the text (or \
-            base64: when it is not valid UTF-8), or with --json one object per \
-            line (time_s, text when valid UTF-8, base64, profile, snr_db, frames). \
-            A multi-frame message with a frame missing is reported as incomplete \
-            ("incomplete":true, no bytes). A frame that spans a gap in the input \
-            (a ring overflow) is dropped, never delivered damaged. Times count from \
-            the first input frame. Demodulation runs on the analysis worker thread; \
-            no tone analysis runs. Diagnostics go to stderr. When the server goes \
-            away it waits for it to come back, like `run`.
-            Exit status: 0 when at least one message was received (like grep), 1 \
-            when none before the stop (SIGINT/SIGTERM, --duration, --count) or on \
-            an error, 64 on a bad option.
+            Listens on `in` and prints each message as it arrives, as `decode` does \
+            (--json: one object per line). Never starts a server; waits for one that goes away.
+            Exit status: 0 when a message was received, 1 when none or on an error, 64 on a bad option.
+            Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
-    @OptionGroup(title: "JACK") var jack: JackOptions
+    @OptionGroup(title: "JACK") var jack: JackReceiveOptions
 
     @Flag(help: "One JSON object per message.")
     var json = false

@@ -10,21 +10,13 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send",
         abstract: "Send a message as tones on a JACK port `out`, once, then exit.",
         discussion: """
-            Opens a JACK client (never starts a server), renders the message at \
-            the server's sample rate and plays it once on `out` (nothing else: the \
-            tone is muted), and exits when its last sample has left the port. The \
-            message is TEXT, the bytes of --file, or standard input with `-`; up \
-            to \(ModemFrame.maximumMessageBytes) bytes, sent as frames of 32 bytes, \
-            each with its own preamble and CRC-32. `tonenode receive` (or `run \
-            --receive`) on the other end prints it.
-            \(Transmission.profilesHelp) The ultrasonic profiles need a server \
-            at 44.1 kHz or more.
-            Exit status: 0 when every sample went out, 1 on a runtime error (no \
-            server, unreadable or empty input, a profile the server's rate cannot \
-            carry, the server stopped), 64 on a bad option.
+            Plays the message (TEXT, --file, or - for stdin) once on `out` and exits \
+            when its last sample has left. Never starts a server.
+            Exit status: 0 when every sample went out, 1 on a runtime error, 64 on a bad option.
+            Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
-    @OptionGroup(title: "JACK") var jack: JackOptions
+    @OptionGroup(title: "JACK") var jack: JackSendOptions
     @OptionGroup(title: "Message") var input: MessageInput
 
     @Option(help: "Band and speed.")

@@ -1,4 +1,4 @@
-extension JackOptions {
+extension JackPlacement {
     /// When JACK gave us another name (`tonenode-01`: `tonenode` was taken), a
     /// `--connect-*` that names a port of the requested name reaches the
     /// *other* client: a self-loop that silently feeds another node. One line

@@ -11,37 +11,11 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Play a tone on `out` and report the tone heard on `in`, until Ctrl-C.",
         discussion: """
-            Opens a JACK client with audio ports `in` and `out` (never starts a \
-            server; connects only what --connect-in/--connect-out name). Reports go \
-            to stdout, one per hop; diagnostics (client name, ports, xruns, ring \
-            overflows) go to stderr. When the server goes away, it waits for it \
-            to come back (checking every 2 s), reopens with the same settings at \
-            the server's new rate and period, and restores its connections. \
-            Exit status: 0 after SIGINT/SIGTERM/SIGHUP or --duration, 1 on an \
-            error (or when the server goes away with --no-reconnect).
-            Control it by writing lines to its stdin (a script, or typed at a \
-            prompt on a terminal): `freq HZ`, `level DBFS`, `mute on|off`, \
-            `beep HZ SECONDS`, `sweep START_HZ END_HZ SECONDS`; the same over \
-            OSC with --osc-port (`/tonenode/freq f` …). Changes glide without \
-            clicks; beeps and sweeps have raised-cosine edges and crossfade with \
-            the tone. A bad line or message is one line on stderr and is ignored. \
-            Under a session manager (NSM_URL set, NSM API 1.2) it announces \
-            itself, takes the client id as its JACK name, restores the settings \
-            saved in the session (tone, level, mute, analysis options, mode and \
-            pitch range, tuning, bend range, channels, --receive) \
-            and saves them on request; a malformed NSM_URL is an error (status 1), \
-            an NSM server that refuses or does not answer within 5 s is one line \
-            on stderr and the node runs without a session.
-            MIDI on port `midi_in`: note-on plays the note (equal temperament \
-            around --a4), velocity scales --level, note-off releases, pitch bend \
-            bends (--bend-range).
-            Messages as tones: --send TEXT plays the message once, right after \
-            the first start, on top of the tone (--mute sends it alone); a line \
-            on stderr says when it has gone out. --receive also decodes messages \
-            arriving on `in` (every profile the rate allows) on the analysis \
-            worker and prints each on stdout as `receive` does (a JSON object \
-            with time_s, text, base64, profile, snr_db with --json), between the \
-            reports.
+            Plays a sine on `out`, reports what it hears on `in` (stdout, one report \
+            per hop; diagnostics on stderr); played live by lines on stdin, OSC \
+            (--osc-port) or MIDI on `midi_in`. Never starts a server; waits for one that goes away.
+            Exit status: 0 after Ctrl-C/SIGTERM/SIGHUP or --duration, 1 on an error, 64 on a bad option.
+            Full guide: run.md and control.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
     @OptionGroup(title: "JACK") var jack: JackOptions

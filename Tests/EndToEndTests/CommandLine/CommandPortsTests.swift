@@ -46,6 +46,19 @@ extension JackServerTests {
             #expect(receiver.stdout.contains("through out only"))
         }
 
+        @Test("--help lists only the connection options a command can use",
+              arguments: [("send", ["--connect-out"], ["--connect-in"]),
+                          ("receive", ["--connect-in"], ["--connect-out"]),
+                          ("run", ["--connect-in", "--connect-out"], [String]()),
+                          ("measure", ["--connect-in", "--connect-out"], [String]())])
+        func helpListsOnlyApplicable(command: String, listed: [String], unlisted: [String]) throws {
+            let help = try runCommand([command, "--help"])
+            #expect(help.status == 0)
+            for option in listed { #expect(help.stdout.contains(option), "\(command) --help lacks \(option)") }
+            for option in unlisted { #expect(!help.stdout.contains(option), "\(command) --help lists \(option)") }
+            for option in ["--name", "--server", "--no-metadata"] { #expect(help.stdout.contains(option)) }
+        }
+
         @Test("options that need a port the command lacks are refused, exit 64",
               arguments: [(["send", "x", "--connect-in", "a:b"], "--connect-in does not apply: this command has no `in` port"),
                           (["receive", "--connect-out", "a:b"], "--connect-out does not apply: this command has no `out` port")])
