@@ -6,6 +6,9 @@ import Foundation
 import ToneAudioFile
 import ToneDSP
 
+/// Ends the read early: each input's work is bounded.
+private struct Enough: Error {}
+
 private let path = "/dev/shm/tonenode-fuzz-wav-\(getpid())"
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -18,12 +21,12 @@ public func fuzzWAV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let configuration = ToneEstimatorConfiguration(sampleRateHz: reader.sampleRateHz, fftSize: 256,
                                                    lowHz: 20, highHz: reader.sampleRateHz / 2)
     guard configuration.problem == nil,
-          let estimator = try? ToneEstimator(configuration, planning: .estimate) else { return 0 }
-    let analyzer = ToneAnalyzer(estimator: estimator, hopFrames: 128)
+          let estimator = try? ToneEstimator(configuration, planning: .estimate),
+          let analyzer = try? ToneAnalyzer(estimator: estimator, hopFrames: 128) else { return 0 }
     var blocks = 0
     try? reader.forEachBlock(channel: reader.channelCount - 1, blockFrames: 1024) { block in
         blocks += 1
-        guard blocks <= 64 else { throw AudioFileError("enough") }  // bound the work per input
+        guard blocks <= 64 else { throw Enough() }  // bound the work per input
         analyzer.process(block) { report in
             let reading = report.reading
             for value in [reading.frequencyHz, reading.levelDBFS, reading.snrDB, reading.rmsDBFS] {
