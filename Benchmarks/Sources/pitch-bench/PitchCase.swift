@@ -55,7 +55,7 @@ struct PitchCase {
             let path = directory + "/pluck-\(note).wav"
             guard ChildProcess.run(["sox", "-n", "-r", "48000", "-b", "32", "-e", "floating-point", path,
                                     "synth", "2", "pluck", note], stdoutPath: "/dev/null")?.status == 0 else {
-                throw AudioFileError("sox could not write \(path)")
+                throw AudioFileError.cannotWrite(path: path, reason: "sox failed")
             }
             let samples = try AudioFileReader(path: path).readChannel().map { Double($0) }
             cases.append(PitchCase(category: "sox plucks E2–A4", name: "pluck \(note)", path: path,
