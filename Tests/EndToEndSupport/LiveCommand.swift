@@ -60,30 +60,8 @@ public final class LiveCommand {
             self.input = pipe
             process.standardInput = pipe
         }
-        try Self.withSignalsUnblocked { try process.run() }
-    }
-
-    /// Runs `body` (which spawns a child) with signals unblocked in this
-    /// thread: a child inherits the signal mask of the thread that spawns it,
-    /// and the tests run on thread-pool threads that block nearly every
-    /// signal. A child started from one ignored SIGTERM and SIGINT (`sleep`
-    /// never ended; jack_thru "did not always exit on SIGTERM"; a node
-    /// stopped only because some thread of its own happened to accept the
-    /// signal). Started like this, it sees signals as when started from a
-    /// shell. Left blocked: SIGPIPE, and any signal already pending (this
-    /// thread must not take one meant for the test run's own handling).
-    private static func withSignalsUnblocked<T>(_ body: () throws -> T) rethrows -> T {
-        var pending = sigset_t()
-        sigpending(&pending)
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for signal in 1..<Int32(65) where signal != SIGPIPE && sigismember(&pending, signal) == 0 {
-            sigaddset(&unblock, signal)
-        }
-        var previous = sigset_t()
-        pthread_sigmask(SIG_UNBLOCK, &unblock, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        return try body()
+        // Signals unblocked while it spawns, as from a shell (see `runWithSignalsUnblocked`).
+        try process.runWithSignalsUnblocked()
     }
 
     /// One of jackd2's example clients (`jack_thru`, `jack_midiseq`, …) on

@@ -7,7 +7,8 @@ extension Process {
     /// A jackd started from one ignored SIGTERM, was SIGKILLed after its grace
     /// and left its slot in JACK's shm registry taken. Left blocked: SIGPIPE,
     /// and any signal already pending (this thread must not take one meant for
-    /// the process's own handling). EndToEndSupport's LiveCommand does the same.
+    /// the process's own handling). EndToEndSupport's LiveCommand starts every
+    /// child of the tests through it too.
     public func runWithSignalsUnblocked() throws {
         var pending = sigset_t()
         sigpending(&pending)
