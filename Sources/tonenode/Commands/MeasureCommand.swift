@@ -125,7 +125,7 @@ struct MeasureCommand: ParsableCommand {
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
             jack.renameWarnings(actualName: client.name).forEach { Console.err($0) }
-        })
+        }, shouldStop: { SignalWatcher.isStopRequested })
         let (measurement, harmonics, levels, noise, imd) = try recorded.recording.withUnsafeBufferPointer { recording in
             let deconvolution = try SweepDeconvolution(recorded.signal, recording: recording)
             let measurement = try ChainAnalyzer.analyze(recorded.signal, recording: recording, deconvolution: deconvolution)
