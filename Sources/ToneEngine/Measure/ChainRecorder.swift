@@ -53,9 +53,12 @@ public enum ChainRecorder {
         case timedOut(seconds: Double)
         /// Nothing is connected to our `port` (its full name): nothing could come back.
         case notConnected(port: String, option: String)
+        /// `shouldStop` said so (a signal): the client was closed, nothing measured.
+        case stopped
 
         public var description: String {
             switch self {
+            case .stopped: return "stopped before the measurement was complete"
             case .notConnected(let port, let option):
                 return "nothing is connected to \(port): name the chain with \(option) (or use --loopback)"
             case .serverGone: return "the JACK server shut the client down during the measurement"
@@ -69,9 +72,12 @@ public enum ChainRecorder {
     ///     known; throws (`MeasurementSignal.Plan.Problem`) when the plan does not fit it.
     ///   - opened: called after activation and connection (client name, audio input and output ports;
     ///     the MIDI output follows the audio output after a comma).
+    ///   - shouldStop: polled every 100 ms while waiting; true ends the
+    ///     recording (`Failure.stopped`) and closes the client.
     public static func record(_ settings: Settings,
                               makeSignal: (_ sampleRateHz: Double) throws -> MeasurementSignal,
-                              opened: (_ client: JackClient, _ input: String, _ output: String) -> Void = { _, _, _ in })
+                              opened: (_ client: JackClient, _ input: String, _ output: String) -> Void = { _, _, _ in },
+                              shouldStop: () -> Bool = { false })
         throws -> Run {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         defer { client.close() }
@@ -125,6 +131,7 @@ public enum ChainRecorder {
         let settleDeadline = Date().addingTimeInterval(2)
         while bridge.cycles < startCycles + 4 && Date() < settleDeadline {
             if bridge.isShutdown { throw Failure.serverGone }
+            if shouldStop() { throw Failure.stopped }
             bridge.wait(timeoutMilliseconds: 100)
         }
         let xrunsBefore = bridge.xruns
@@ -133,6 +140,7 @@ public enum ChainRecorder {
         let deadline = Date().addingTimeInterval(limitSeconds)
         while !engine.isFinished {
             if bridge.isShutdown { throw Failure.serverGone }
+            if shouldStop() { throw Failure.stopped }
             if Date() > deadline { throw Failure.timedOut(seconds: limitSeconds) }
             bridge.wait(timeoutMilliseconds: 100)
         }

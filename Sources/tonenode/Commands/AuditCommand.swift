@@ -48,7 +48,7 @@ struct AuditCommand: ParsableCommand {
             return MeasurementSignal(plan: try plan.validated())
         }, opened: { client, input, _ in
             reported = client.latencyRangeFrames(ofPort: input, capture: true)
-        })
+        }, shouldStop: { SignalWatcher.isStopRequested })
         let measurement = try recorded.recording.withUnsafeBufferPointer {
             try ChainAnalyzer.analyze(recorded.signal, recording: $0)
         }

@@ -147,7 +147,7 @@ struct MeasureCommand: ParsableCommand {
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
             jack.renameWarnings(actualName: client.name).forEach { Console.err($0) }
-        })
+        }, shouldStop: { SignalWatcher.isStopRequested })
         let (measurement, harmonics, levels, noise, imd, midi) = try recorded.recording.withUnsafeBufferPointer { recording in
             let midi = what.contains(.midi) ? try MIDILatencyAnalyzer.analyze(recorded.signal, recording: recording) : nil
             guard !what.isMIDIOnly else { return (ChainMeasurement?.none, HarmonicAnalysis?.none, LevelSweep?.none,
