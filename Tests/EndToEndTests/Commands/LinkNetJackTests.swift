@@ -45,7 +45,13 @@ final class NetJackLoop {
         a.stop()
     }
 
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/jack_load") }
+    /// jack_load and jackd2's netmanager and net backend (in /usr/lib/<arch>/jack).
+    static var isInstalled: Bool {
+        let libraries = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? []
+        return FileManager.default.isExecutableFile(atPath: "/usr/bin/jack_load") && libraries.contains { directory in
+            ["netmanager.so", "jack_net.so"].allSatisfy { FileManager.default.fileExists(atPath: "/usr/lib/\(directory)/jack/\($0)") }
+        }
+    }
 
     var ports: LoopPorts {
         LoopPorts(serverA: a.name, serverB: slaveName, intoBridge: ("slave:to_slave_1", "slave:to_slave_2"),
