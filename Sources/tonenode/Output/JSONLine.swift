@@ -40,6 +40,11 @@ struct JSONLine: CustomStringConvertible {
         append(key, String(value))
     }
 
+    /// An integer field; `null` when `value` is nil.
+    mutating func add(_ key: String, _ value: Int?) {
+        append(key, value.map { String($0) } ?? "null")
+    }
+
     mutating func add(_ key: String, _ value: Bool) {
         append(key, value ? "true" : "false")
     }
