@@ -56,11 +56,19 @@ public enum NoiseAnalyzer {
         // Hum needs finer bins than the band powers: 50 Hz must sit 20 bins above DC.
         let humSize = count >= 32768 ? 32768 : fftSize
         let humLines = hum(welch(idle, size: humSize), binHz: rate / Double(humSize))
-        return NoiseMeasurement(noiseDBFS: dbfs(bandPower(idleSpectrum, weighted: false)),
-                                noiseAWeightedDBFS: dbfs(bandPower(idleSpectrum, weighted: true)),
-                                dynamicRangeDB: -dbfs(bandPower(toneSpectrum, weighted: true)),
-                                dynamicRangeUnweightedDB: -dbfs(bandPower(toneSpectrum, weighted: false)),
-                                humLines: humLines, bandLowHz: low, bandHighHz: high)
+        var measurement = NoiseMeasurement(noiseDBFS: dbfs(bandPower(idleSpectrum, weighted: false)),
+                                           noiseAWeightedDBFS: dbfs(bandPower(idleSpectrum, weighted: true)),
+                                           dynamicRangeDB: -dbfs(bandPower(toneSpectrum, weighted: true)),
+                                           dynamicRangeUnweightedDB: -dbfs(bandPower(toneSpectrum, weighted: false)),
+                                           humLines: humLines, bandLowHz: low, bandHighHz: high)
+        let firstBin = Int((low / binHz).rounded(.up))
+        func lines(_ spectrum: [Double]) -> [SpectrumLine] {
+            (firstBin..<spectrum.count).map { SpectrumLine(frequencyHz: Double($0) * binHz, levelDB: dbfs(spectrum[$0])) }
+        }
+        measurement.idleSpectrum = lines(idleSpectrum)
+        measurement.toneResidualSpectrum = lines(toneSpectrum)
+        measurement.spectrumBinHz = binHz
+        return measurement
     }
 
     /// Power per bin (one-sided, `0 … fftSize/2`), in units of the signal's
