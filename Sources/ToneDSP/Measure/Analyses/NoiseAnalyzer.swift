@@ -105,7 +105,7 @@ public enum NoiseAnalyzer {
     }
 
     /// 50 and 60 Hz and their harmonics up to 1 kHz whose peak (±2 bins)
-    /// stands 10 dB above the median of the bins 4…20 away.
+    /// stands 10 dB above the median of the bins 4…20 away, and above −200 dBFS.
     static func hum(_ spectrum: [Double], binHz: Double) -> [NoiseMeasurement.HumLine] {
         var lines: [NoiseMeasurement.HumLine] = []
         for mains in [50.0, 60.0] {
@@ -119,7 +119,9 @@ public enum NoiseAnalyzer {
                 let around = ((centre - 20)...(centre - 5)).map { spectrum[$0] } + ((centre + 5)...(centre + 20)).map { spectrum[$0] }
                 let median = around.sorted()[around.count / 2]
                 let linePower = (peak - 2...peak + 2).reduce(0) { $0 + spectrum[$1] } - 5 * median
-                guard linePower > 10 * 5 * median, linePower > 0 else { continue }
+                // Below −200 dBFS a "line" is arithmetic, not hum (a plugin's anti-denormal
+                // offset over digital silence read as lines at −540 dBFS): not named.
+                guard linePower > 10 * 5 * median, linePower > 0.5 * 1e-20 else { continue }
                 lines.append(.init(frequencyHz: Double(harmonic) * mains, mainsHz: mains, harmonic: harmonic,
                                    levelDBFS: 10 * log10(linePower / 0.5)))
             }
