@@ -216,6 +216,14 @@ struct MeasureCommand: ParsableCommand {
                 let path = first == .levels ? plot : PlotOption.sibling(of: plot, named: "levels")
                 try PlotOption.write(LevelsPlot.svg(levels), to: path)
             }
+            if let noise {
+                let path = first == .noise ? plot : PlotOption.sibling(of: plot, named: "noise")
+                try PlotOption.write(NoisePlot.svg(noise), to: path)
+            }
+            if let imd {
+                let path = first == .imd ? plot : PlotOption.sibling(of: plot, named: "imd")
+                try PlotOption.write(IntermodulationPlot.svg(imd), to: path)
+            }
             if let crosstalk {
                 let path = first == .crosstalk ? plot : PlotOption.sibling(of: plot, named: "crosstalk")
                 try PlotOption.write(CrosstalkPlot.svg(crosstalk), to: path)
