@@ -16,7 +16,7 @@ extension ToneEstimator {
     static let coarseMargin = 4.0
 
     /// The local maxima inside the band that may pass the prominence gate,
-    /// loudest first, in `candidatePeaks`; `nextGatedPeak` then measures
+    /// in `candidatePeaks`; `nextGatedPeak` then measures
     /// them against their own noise floor, one at a time.
     ///
     /// A local floor (the medians of the bins on either side, main lobe
@@ -28,7 +28,6 @@ extension ToneEstimator {
     /// - Returns: false when the spectrum is not finite (nothing gated).
     func findPeakCandidates() -> Bool {
         candidatePeaks.removeAll(keepingCapacity: true)
-        nextCandidate = 0
         let half = configuration.fftSize / 2
         // The medians compare values: a non-finite bin (float overflow of an
         // absurdly loud input) would break their order.
@@ -45,7 +44,6 @@ extension ToneEstimator {
             let coarse = min(blockFloors[max(0, block - 1)], blockFloors[block], blockFloors[min(blockCount - 1, block + 1)])
             if peak >= gateOnCoarse * coarse { candidatePeaks.append(k) }
         }
-        candidatePeaks.sort { power[$0] > power[$1] }
         return true
     }
 
@@ -55,10 +53,16 @@ extension ToneEstimator {
     /// pay for their local floor: a search that stops at the loudest tone
     /// measures one peak, not every sidelobe the coarse floor let through.
     func nextGatedPeak(minimumPower: Double = 0) -> Int? {
-        while nextCandidate < candidatePeaks.count {
-            let peak = candidatePeaks[nextCandidate]
+        // The loudest candidate left (the lowest bin of equals), picked
+        // rather than sorted: a search asks for one or two, of a few dozen.
+        while !candidatePeaks.isEmpty {
+            var loudest = 0
+            for position in 1..<candidatePeaks.count where power[candidatePeaks[position]] > power[candidatePeaks[loudest]] {
+                loudest = position
+            }
+            let peak = candidatePeaks[loudest]
             guard power[peak] >= minimumPower else { return nil }
-            nextCandidate += 1
+            candidatePeaks.remove(at: loudest)
             if prominence(at: peak) >= prominenceMinRatio { return peak }
         }
         return nil

@@ -42,10 +42,9 @@ public final class ToneEstimator {
     /// array: a class's array property pays an exclusivity check per access).
     let blockFloors: UnsafeMutablePointer<Double>
     let blockCount: Int
-    /// Bins of the peaks that may pass the prominence gate, loudest first,
-    /// and the first of them `nextGatedPeak` has not measured yet.
+    /// Bins of the peaks that may pass the prominence gate and that
+    /// `nextGatedPeak` has not measured yet, in bin order.
     var candidatePeaks: [Int] = []
-    var nextCandidate = 0
     let lowBin: Int
     let highBin: Int
     let prominenceMinRatio: Double

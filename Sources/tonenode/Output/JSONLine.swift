@@ -60,9 +60,13 @@ struct JSONLine: CustomStringConvertible {
         append(key, "[" + numbers.map { Self.number($0, style) }.joined(separator: ",") + "]")
     }
 
+    /// Appends in place (no temporary strings for the pieces): a live node writes one line per hop.
     private mutating func append(_ key: String, _ valueText: String) {
-        if !body.isEmpty { body += "," }
-        body += Self.quoted(key) + ":" + valueText
+        if !body.isEmpty { body.append(",") }
+        body.append("\"")
+        body.append(Self.oneLine(key, forJSON: true))
+        body.append("\":")
+        body.append(valueText)
     }
 
     // MARK: - Values
