@@ -8,8 +8,9 @@ import ToneJack
 /// the JACK thread, the analysis worker, and the event stream.
 ///
 /// Start-up order follows jack2's simple_client: open → check settings against
-/// the server → plan the FFT → register ports → install callbacks → activate →
-/// connect. Main thread only.
+/// the server → register ports → install callbacks → activate → connect; the
+/// worker plans the FFTs meanwhile on its own thread, and the pretty names
+/// are set last, so neither delays the first reading. Main thread only.
 public final class Node {
     public let client: JackClient
     public let engine: Engine
@@ -39,14 +40,6 @@ public final class Node {
         // The settings' one check (a `SettingsProblem`, not a JACK error); what
         // needs no rate was checked before (command line, session file) too.
         if let problem = settings.problems(sampleRateHz: sampleRateHz).first { throw problem }
-        // One analyser per input channel, each with its own FFT plans and window.
-        let channelCount = max(1, settings.channels)
-        let analyzers = !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
-            try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
-        }
-        let messageAnalyzers = !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
-            try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
-        }
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.levelAmplitude, muted: settings.muted,
                             a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
@@ -61,15 +54,6 @@ public final class Node {
             ports.contains(.audioOut) ? try client.registerAudioPort($0.output, isInput: false) : nil
         }
         let midiPort = ports.contains(.midiIn) ? try client.registerMidiInputPort("midi_in") : nil
-        if settings.usesMetadata {
-            // Bounded (1 s): a wedged metadata store costs a warning, not the node.
-            let named: [(port: OpaquePointer, name: String)] = zip(shortNames, zip(inPorts, outPorts)).flatMap { names, pair in
-                [pair.0.map { ($0, "ToneNode analyser " + names.prettyInput) },
-                 pair.1.map { ($0, "ToneNode tone " + names.prettyOutput) }].compactMap { $0 }
-            } + (midiPort.map { [($0, "ToneNode MIDI input")] } ?? [])
-            client.setPrettyNames(client: "ToneNode", ports: named)
-        }
-
         // The worker keeps its own clock, once per hop: a post from the
         // process callback is a syscall there and, without real-time
         // scheduling, lets the woken worker preempt the JACK thread before
@@ -93,9 +77,21 @@ public final class Node {
         inputPortName = inputPortNames.first ?? ""
         outputPortName = outputPortNames.first ?? ""
         midiInputPortName = midiPort.map(client.fullName(of:)) ?? ""
-        worker = AnalysisWorker(engine: engine, analyzers: analyzers, messageAnalyzers: messageAnalyzers,
-                                wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
-                                bridge: bridge) { event in
+        // The worker makes the analyzers (one per input channel, each with its
+        // own FFT plans and window) on its own thread, while this one
+        // registers, activates and connects: FFTW planning, even from wisdom,
+        // is a good part of the start-up (docs/measured.md).
+        let channelCount = max(1, settings.channels)
+        worker = AnalysisWorker(engine: engine, wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
+                                bridge: bridge, makeAnalyzers: {
+            AnalysisWorker.Analyzers(
+                tones: !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
+                    try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
+                },
+                messages: !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
+                    try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
+                })
+        }) { event in
             if case .dropped = continuation.yield(event) { Self.droppedEventCount.add(1, ordering: .relaxed) }
         }
         worker.start()
@@ -115,10 +111,21 @@ public final class Node {
             }
             // Connections take effect from the next period or the one after;
             // windows from before then are not readings of the signal.
-            worker.markSettled(fromFrame: (Int(bridge.cycles) + 2) * client.bufferFrames)
+            let settledFromFrame = (Int(bridge.cycles) + 2) * client.bufferFrames
+            try worker.waitUntilReady()
+            worker.markSettled(fromFrame: settledFromFrame)
         } catch {
             stop()
             throw error
+        }
+        // After the connections, so the first readings do not wait for it.
+        if settings.usesMetadata {
+            // Bounded (1 s): a wedged metadata store costs a warning, not the node.
+            let named: [(port: OpaquePointer, name: String)] = zip(shortNames, zip(inPorts, outPorts)).flatMap { names, pair in
+                [pair.0.map { ($0, "ToneNode analyser " + names.prettyInput) },
+                 pair.1.map { ($0, "ToneNode tone " + names.prettyOutput) }].compactMap { $0 }
+            } + (midiPort.map { [($0, "ToneNode MIDI input")] } ?? [])
+            client.setPrettyNames(client: "ToneNode", ports: named)
         }
     }
 
