@@ -21,7 +21,7 @@ import ToneJack
 ///
 /// Worker only, apart from `start`, `waitUntilReady`, `markSettled` and `stop`.
 final class AnalysisWorker: @unchecked Sendable {
-    // @unchecked Sendable: `makeAnalyzers`, the analyzers, `zeroRuns` and
+    // @unchecked Sendable: `makeAnalyzers`, the analyzers, `zeroRuns`, `outbox` and
     // `scratch` are used only by the worker thread once started; `setupError`
     // is written by it before `ready` is signalled and read only after a wait
     // on `ready`; `stopRequested`, `settledFromFrame` and `finished` are
@@ -40,7 +40,9 @@ final class AnalysisWorker: @unchecked Sendable {
     private var setupError: (any Error)?
     private let ready = DispatchSemaphore(value: 0)
     private let bridge: ProcessBridge
-    private let publish: @Sendable (NodeEvent) -> Void
+    private let publish: @Sendable ([NodeEvent]) -> Void
+    /// This wake's events, handed over together at its end. Worker only.
+    private var outbox: [NodeEvent] = []
     private let stopRequested = Atomic<Bool>(false)
     /// The first stream frame after the node's connections took effect
     /// (`Int.max` until then). Main thread stores (after connecting), worker loads.
@@ -66,7 +68,7 @@ final class AnalysisWorker: @unchecked Sendable {
     static let idleWakeMilliseconds = 50
 
     init(engine: Engine, wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge,
-         makeAnalyzers: @escaping () throws -> Analyzers, publish: @escaping @Sendable (NodeEvent) -> Void) {
+         makeAnalyzers: @escaping () throws -> Analyzers, publish: @escaping @Sendable ([NodeEvent]) -> Void) {
         self.engine = engine
         self.makeAnalyzers = makeAnalyzers
         self.bridge = bridge
@@ -156,20 +158,22 @@ final class AnalysisWorker: @unchecked Sendable {
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns
                 reportedOverflows = overflows
-                publish(.trouble(xruns: xruns, overflows: overflows,
+                outbox.append(.trouble(xruns: xruns, overflows: overflows,
                                  droppedFrames: totals().droppedFrames))
             }
             if profiles {
                 let nowNs = DispatchTime.now().uptimeNanoseconds
                 if Double(nowNs - lastProfileNs) >= Self.profileIntervalSeconds * 1e9, let profile = bridge.callbackProfile {
                     lastProfileNs = nowNs
-                    publish(.callbackProfile(profile))
+                    outbox.append(.callbackProfile(profile))
                 }
             }
-            if bridge.isShutdown {
-                publish(.serverGone)
-                return
+            if bridge.isShutdown { outbox.append(.serverGone) }
+            if !outbox.isEmpty {
+                publish(outbox)
+                outbox = []
             }
+            if bridge.isShutdown { return }
         }
     }
 
@@ -208,11 +212,11 @@ final class AnalysisWorker: @unchecked Sendable {
                     let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - (analyzer?.windowFrames ?? 0)
                     report.settled = windowStart >= settledFromFrame.load(ordering: .acquiring)
                     if report.settled { settledReported = true }
-                    publish(.report(report))
+                    outbox.append(.report(report))
                 }
                 if let messages {
                     messages.process(block) { _ in }
-                    for event in messages.takeEvents() { publish(.message(event, channel: channel)) }
+                    for event in messages.takeEvents() { outbox.append(.message(event, channel: channel)) }
                 }
             }
         }

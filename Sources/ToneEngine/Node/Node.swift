@@ -16,7 +16,7 @@ public final class Node {
     public let engine: Engine
     public let settings: NodeSettings
     /// Reports and notices from the worker; finishes when the node stops.
-    public let events: AsyncStream<NodeEvent>
+    public let events: NodeEvents
     /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`);
     /// empty for a port `settings.ports` leaves out.
     public let inputPortName: String
@@ -29,7 +29,7 @@ public final class Node {
 
     private let bridge: ProcessBridge
     private let worker: AnalysisWorker
-    private let continuation: AsyncStream<NodeEvent>.Continuation
+    private let continuation: AsyncStream<[NodeEvent]>.Continuation
     private var stopped = false
 
     /// - Parameter profilesCallback: time the process callback
@@ -65,12 +65,12 @@ public final class Node {
 
         // Bounded: a reader that stops (stdout nobody drains) costs the oldest
         // reports, counted, never memory or the worker's time.
-        let (events, continuation) = AsyncStream<NodeEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.queuedEventLimit))
+        let (events, continuation) = AsyncStream<[NodeEvent]>.makeStream(bufferingPolicy: .bufferingNewest(Self.queuedBatchLimit))
         self.client = client
         self.engine = engine
         self.settings = settings
         self.bridge = bridge
-        self.events = events
+        self.events = NodeEvents(batches: events)
         self.continuation = continuation
         inputPortNames = inPorts.compactMap { $0.map(client.fullName(of:)) }
         outputPortNames = outPorts.compactMap { $0.map(client.fullName(of:)) }
@@ -91,8 +91,8 @@ public final class Node {
                 messages: !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
                     try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
                 })
-        }) { event in
-            if case .dropped = continuation.yield(event) { Self.droppedEventCount.add(1, ordering: .relaxed) }
+        }) { batch in
+            if case .dropped(let lost) = continuation.yield(batch) { Self.droppedEventCount.add(lost.count, ordering: .relaxed) }
         }
         worker.start()
 
@@ -131,9 +131,9 @@ public final class Node {
 
     deinit { stop() }
 
-    /// Events (reports, notices) queued for the owner at most; about 10 s of
-    /// reports at the default hop.
-    public static let queuedEventLimit = 1024
+    /// Batches of events (reports, notices; one batch per wake of the worker)
+    /// queued for the owner at most: about 10 s of reports at the default hop.
+    public static let queuedBatchLimit = 1024
     private static let droppedEventCount = Atomic<Int>(0)
     /// Events dropped, by every node of this process, because the owner did
     /// not take them in time (its output blocked).

@@ -87,6 +87,11 @@ struct JSONLine: CustomStringConvertible {
     /// characters as backslash escapes. `forJSON` also escapes the quote and
     /// the backslash, and U+2028/U+2029; for people they stay as they are.
     static func oneLine(_ text: String, forJSON: Bool) -> String {
+        // Most text (every key, most values) needs no escape: handed back as
+        // it is, without a scalar-by-scalar copy (once per field of every report).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return text
+        }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
