@@ -41,7 +41,8 @@ final class AnalysisWorker: @unchecked Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private let bridge: ProcessBridge
     private let publish: @Sendable ([NodeEvent]) -> Void
-    /// This wake's events, handed over together at its end. Worker only.
+    /// Events gathered since the last hand-over (one per drained block and
+    /// one at the end of each wake). Worker only.
     private var outbox: [NodeEvent] = []
     private let stopRequested = Atomic<Bool>(false)
     /// The first stream frame after the node's connections took effect
@@ -169,10 +170,7 @@ final class AnalysisWorker: @unchecked Sendable {
                 }
             }
             if bridge.isShutdown { outbox.append(.serverGone) }
-            if !outbox.isEmpty {
-                publish(outbox)
-                outbox = []
-            }
+            handOver()
             if bridge.isShutdown { return }
         }
     }
@@ -218,9 +216,18 @@ final class AnalysisWorker: @unchecked Sendable {
                     messages.process(block) { _ in }
                     for event in messages.takeEvents() { outbox.append(.message(event, channel: channel)) }
                 }
+                // Block by block: a worker catching up (the ring holds seconds) publishes as it goes.
+                handOver()
             }
         }
         return settledReported
+    }
+
+    /// Publishes the events gathered so far, as one batch.
+    private func handOver() {
+        guard !outbox.isEmpty else { return }
+        publish(outbox)
+        outbox = []
     }
 
     /// The run of ±0 samples at the end of the stream after `block`, given the run before it.
