@@ -45,13 +45,15 @@ struct LoopMeasurement {
                       link.count, Self.median(iodelay) ?? .nan, iodelay.first ?? .nan, iodelay.last ?? .nan, iodelay.count))
     }
 
-    /// One `[measured]` line from the one-way summary on B.
+    /// One `[measured]` line from the one-way summary on B (the listener
+    /// outlives the round-trip meter by a second: the probe's end is a dropout).
     func reportOneWay(_ label: String) {
+        let dropoutTimes = (oneWay["dropout_list"] as? [[String: Any]] ?? []).compactMap { $0["time_s"] as? Double }
         report(String(format: "%@ one way A→B: drift %+.4f ppm ± %.4f, resolution %.5f ppm over 1 s of averaging, "
-                      + "settled after %.1f s, %d dropouts", label, oneWay["drift_ppm"] as? Double ?? .nan,
+                      + "settled after %.1f s, %d dropouts at %@ s", label, oneWay["drift_ppm"] as? Double ?? .nan,
                       oneWay["drift_standard_error_ppm"] as? Double ?? .nan,
                       oneWay["drift_resolution_ppm_1s"] as? Double ?? .nan, oneWay["settled_after_s"] as? Double ?? -1,
-                      oneWay["dropouts"] as? Int ?? -1))
+                      oneWay["dropouts"] as? Int ?? -1, dropoutTimes.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
     }
 }
 
