@@ -222,6 +222,23 @@ extension JackServerTests {
             #expect(outcome.status == (anyMisreported ? 2 : 0))
         }
 
+        @Test("a port that is not there, the wrong way round or leads nowhere: one error line, status 1",
+              arguments: [(["--connect-out", "nosuch:in", "--connect-in", "jack_thru:output_1"], "no JACK port named 'nosuch:in'"),
+                          (["--connect-out", "jack_thru:output_1", "--connect-in", "jack_thru:output_2"], "starts at an input port"),
+                          (["--connect-out", "jack_thru:input_1", "--connect-in", "jack_thru:input_2"], "ends at an output port"),
+                          (["--connect-out", "jack_thru:input_1", "--connect-in", "system:capture_1"], "no path leads from")])
+        func badPaths(options: [String], message: String) throws {
+            let server = try startServer(periodFrames: 256)
+            let thru = try LiveCommand.jackTool("/usr/bin/jack_thru", server: server.name)
+            defer { thru.stop() }
+            try waitForPort("jack_thru:output_2", server: server.name)
+            let before = try connectionsOnServer(server.name)
+            let result = try runCommand(["audit", "-s", server.name] + options)
+            #expect(result.status == 1)
+            #expect(result.stderrLines.count == 1 && result.stderr.contains(message), "\(result.stderr)")
+            #expect(try connectionsOnServer(server.name) == before)
+        }
+
         @Test("audit needs a path")
         func needsPath() throws {
             let result = try runCommand(["audit"], environment: ["JACK_DEFAULT_SERVER": "tn-none-\(getpid())"])
