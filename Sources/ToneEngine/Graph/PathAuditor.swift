@@ -32,7 +32,16 @@ public final class PathAuditor: @unchecked Sendable {
 
     public enum Failure: Error, CustomStringConvertible {
         case stopped
-        public var description: String { "stopped by a signal; the lifted connections are back" }
+        /// A path start that is an output, or an end that is an input.
+        case wrongDirection(port: String, option: String, wanted: String)
+
+        public var description: String {
+            switch self {
+            case .stopped: return "stopped by a signal; the lifted connections are back"
+            case .wrongDirection(let port, let option, let wanted):
+                return "\(option) \(port): a path \(option == "--connect-out" ? "starts" : "ends") at an \(wanted) port"
+            }
+        }
     }
 
     private let settings: ChainRecorder.Settings
@@ -49,6 +58,14 @@ public final class PathAuditor: @unchecked Sendable {
         for port in settings.connectOut + settings.connectIn where !graphClient.portExists(port) {
             graphClient.close()
             throw JackError.noSuchPort(port)
+        }
+        for port in settings.connectOut where !graphClient.isInputPort(port) {
+            graphClient.close()
+            throw Failure.wrongDirection(port: port, option: "--connect-out", wanted: "input")
+        }
+        for port in settings.connectIn where graphClient.isInputPort(port) {
+            graphClient.close()
+            throw Failure.wrongDirection(port: port, option: "--connect-in", wanted: "output")
         }
     }
 
