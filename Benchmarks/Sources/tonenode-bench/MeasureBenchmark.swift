@@ -78,6 +78,14 @@ enum MeasureBenchmark {
         for noteOn in full.midiNoteOnFrames {
             for n in 0..<Int(burst.lengthFrames) + 2 { fullRecording[noteOn + 300 + n] += burst.value(framesSinceOnset: Double(n) - 0.5) }
         }
+        // Every analysis must succeed on this recording, or the timing means nothing.
+        fullRecording.withUnsafeBufferPointer { buffer in
+            guard (try? LevelSweepAnalyzer.analyze(full, recording: buffer, latencyFrames: 0)) != nil,
+                  (try? NoiseAnalyzer.analyze(full, recording: buffer, latencyFrames: 0)) != nil,
+                  (try? IntermodulationAnalyzer.analyze(full, recording: buffer, latencyFrames: 0)) != nil,
+                  let midi = try? MIDILatencyAnalyzer.analyze(full, recording: buffer), midi.notesAnswered == 32,
+                  abs((midi.medianFrames ?? 0) - 300.5) < 0.1 else { fatalError("an analysis of the full plan failed") }
+        }
         let rest: Workload = { iterations in
             stopwatch {
                 var checksum = 0.0
