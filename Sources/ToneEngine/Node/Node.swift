@@ -109,9 +109,12 @@ public final class Node {
             if settings.loopback {
                 for (output, input) in zip(outputPortNames, inputPortNames) { try client.connect(from: output, to: input) }
             }
-            // Connections take effect from the next period or the one after;
-            // windows from before then are not readings of the signal.
-            let settledFromFrame = (Int(bridge.cycles) + 2) * client.bufferFrames
+            // A connection takes effect from the next period the server
+            // starts after jack_connect returned (jack2 switches its graph at
+            // a period's start): the period after the `cycles` our callback
+            // has finished, at the latest. Windows from before then are not
+            // readings of the signal.
+            let settledFromFrame = (Int(bridge.cycles) + 1) * client.bufferFrames
             try worker.waitUntilReady()
             worker.markSettled(fromFrame: settledFromFrame)
         } catch {
