@@ -112,6 +112,15 @@ public final class JackClient {
         return port
     }
 
+    /// Registers a terminal MIDI output port.
+    public func registerMidiOutputPort(_ shortName: String) throws -> OpaquePointer {
+        let flags = JackPortIsOutput.rawValue | JackPortIsTerminal.rawValue
+        guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_MIDI_TYPE, UInt(flags), 0) else {
+            throw JackError.portRegistrationFailed(shortName)
+        }
+        return port
+    }
+
     /// Full name (`client:port`) of one of this client's ports.
     public func fullName(of port: OpaquePointer) -> String {
         jack_port_name(port).map { String(cString: $0) } ?? ""

@@ -6,7 +6,9 @@ import Foundation
 /// every cycle, activates; closed when released (or by `close`). What it does
 /// in the cycle is a behaviour: `FractionalDelay` (delay, filter, echoes),
 /// `MIDISender`, `SignalProbe` (a constant/NaN/sine source that watches its
-/// input), or any closure. Not part of the product: test code may import
+/// input), or any closure. With `reportedLatencyFrames` it also reports a
+/// latency of its own to JACK (a latency callback, the way a plugin host
+/// does), whatever its behaviour really delays: a host that misreports. Not part of the product: test code may import
 /// CJack (the product's only importer is ToneJack).
 ///
 /// The cycle runs on JACK's thread: `process` must stay cheap (raw buffers,
@@ -64,13 +66,15 @@ public final class JackPeer: @unchecked Sendable {
     private let ports: UnsafeMutablePointer<OpaquePointer?>
     private let counts: (audioIn: Int, audioOut: Int, midiIn: Int, midiOut: Int)
     private let process: @Sendable (Cycle) -> Void
+    /// What the latency callback adds between inputs and outputs; nil: no callback (JACK's default).
+    private let reportedLatencyFrames: Int?
     private var closed = false
 
     /// Opens `name` on `server` (never starting one), registers the ports
     /// (in this order: audio in, audio out, MIDI in, MIDI out), installs
-    /// `process` and activates.
+    /// `process` (and with `reportedLatencyFrames`, a latency callback) and activates.
     public init(name: String, server: String, audioIn: [String] = [], audioOut: [String] = [],
-                midiIn: [String] = [], midiOut: [String] = [],
+                midiIn: [String] = [], midiOut: [String] = [], reportedLatencyFrames: Int? = nil,
                 process: @escaping @Sendable (Cycle) -> Void) throws {
         var status = jack_status_t(rawValue: 0)
         guard let client = tn_client_open(name, JackNoStartServer, &status, server) else {
@@ -79,6 +83,7 @@ public final class JackPeer: @unchecked Sendable {
         self.client = client
         self.name = jack_get_client_name(client).map { String(cString: $0) } ?? name
         self.process = process
+        self.reportedLatencyFrames = reportedLatencyFrames
         counts = (audioIn.count, audioOut.count, midiIn.count, midiOut.count)
         let specs = audioIn.map { ($0, JACK_DEFAULT_AUDIO_TYPE, JackPortIsInput) }
             + audioOut.map { ($0, JACK_DEFAULT_AUDIO_TYPE, JackPortIsOutput) }
@@ -97,6 +102,12 @@ public final class JackPeer: @unchecked Sendable {
             Unmanaged<JackPeer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.runCycle(frames) }
             return 0
         }, Unmanaged.passUnretained(self).toOpaque())
+        if reportedLatencyFrames != nil {
+            jack_set_latency_callback(client, { mode, context in
+                guard let context else { return }
+                Unmanaged<JackPeer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.reportLatency(mode) }
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
         guard jack_activate(client) == 0 else {
             throw Failure(description: "test peer \(self.name): cannot activate")
         }
@@ -122,6 +133,27 @@ public final class JackPeer: @unchecked Sendable {
         guard code == 0 || code == EEXIST else {
             throw Failure(description: "test peer \(name): cannot connect \(source) → \(destination) (\(code))")
         }
+    }
+
+    /// The latency callback as JACK's header asks (`JackLatencyCallbackMode`):
+    /// capture, the inputs' range plus ours on every output; playback, the
+    /// outputs' range plus ours on every input. JACK's non-real-time thread.
+    private func reportLatency(_ mode: jack_latency_callback_mode_t) {
+        let audioInputs = (0..<counts.audioIn).compactMap { ports[$0] }
+        let audioOutputs = (0..<counts.audioOut).compactMap { ports[counts.audioIn + $0] }
+        let (from, to) = mode == JackCaptureLatency ? (audioInputs, audioOutputs) : (audioOutputs, audioInputs)
+        var range = jack_latency_range_t(min: UInt32.max, max: 0)
+        for port in from {
+            var portRange = jack_latency_range_t()
+            jack_port_get_latency_range(port, mode, &portRange)
+            range.min = min(range.min, portRange.min)
+            range.max = max(range.max, portRange.max)
+        }
+        if from.isEmpty { range = jack_latency_range_t(min: 0, max: 0) }
+        let own = UInt32(max(0, reportedLatencyFrames ?? 0))
+        range.min += own
+        range.max += own
+        for port in to { jack_port_set_latency_range(port, mode, &range) }
     }
 
     /// JACK thread only.

@@ -1,0 +1,144 @@
+import Foundation
+import Synchronization
+import ToneCore
+import ToneDSP
+import ToneJack
+
+/// Measures every path from the ports our `out` feeds to the ports our `in`
+/// reads, one at a time, and compares each with the latency JACK reports for it.
+///
+/// It walks the server's connections from the entries (`SignalGraph`), then
+/// for each path lifts the connections that would let a second copy of the
+/// stimulus into it, records the path alone with `ChainRecorder` (its own
+/// client, connected to the path's entry and exit only) and puts the lifted
+/// connections back before the next path. Each finished path goes to `each`
+/// as soon as it is measured. Main thread, but for `restoreGraph`.
+public final class PathAuditor: @unchecked Sendable {
+    // @unchecked Sendable: `restoreGraph` may run on a signal's thread while
+    // the main thread measures; what it touches is the lifted list (behind
+    // the mutex) and `graphClient`'s connect calls, which libjack serialises
+    // per client. Everything else is main thread only.
+    /// One path's figures.
+    public struct PathResult: Sendable {
+        public var path: SignalGraph.Path
+        /// nil when nothing came through (a client's input that does not feed that output).
+        public var verdict: LatencyVerdict?
+        /// What JACK reports (capture latency) at each port of the path, in its order.
+        public var reportedAtPorts: [ClosedRange<Int>?]
+        /// Connections lifted while this path was measured (restored since).
+        public var lifted: [SignalGraph.Edge]
+        public var xruns: Int
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case stopped
+        /// A path start that is an output, or an end that is an input.
+        case wrongDirection(port: String, option: String, wanted: String)
+
+        public var description: String {
+            switch self {
+            case .stopped: return "stopped by a signal; the lifted connections are back"
+            case .wrongDirection(let port, let option, let wanted):
+                return "\(option) \(port): a path \(option == "--connect-out" ? "starts" : "ends") at an \(wanted) port"
+            }
+        }
+    }
+
+    private let settings: ChainRecorder.Settings
+    /// Opened without ports, never activated: it reads and changes connections.
+    private let graphClient: JackClient
+    /// Connections lifted and not yet restored, and whether a stop was asked.
+    private let state = Mutex<(lifted: [SignalGraph.Edge], stopped: Bool)>(([], false))
+
+    /// - Parameter settings: `connectOut` names the entries (inputs our `out`
+    ///   feeds), `connectIn` the exits (outputs our `in` reads).
+    public init(_ settings: ChainRecorder.Settings) throws {
+        self.settings = settings
+        graphClient = try JackClient(name: String(settings.clientName.prefix(50)) + "-graph", serverName: settings.serverName)
+        for port in settings.connectOut + settings.connectIn where !graphClient.portExists(port) {
+            graphClient.close()
+            throw JackError.noSuchPort(port)
+        }
+        for port in settings.connectOut where !graphClient.isInputPort(port) {
+            graphClient.close()
+            throw Failure.wrongDirection(port: port, option: "--connect-out", wanted: "input")
+        }
+        for port in settings.connectIn where graphClient.isInputPort(port) {
+            graphClient.close()
+            throw Failure.wrongDirection(port: port, option: "--connect-in", wanted: "output")
+        }
+    }
+
+    deinit { graphClient.close() }
+
+    /// The graph around the entries as it stands now. A hardware playback
+    /// port leads nowhere (the backend's capture is another signal) unless
+    /// it is an entry: then a cable is assumed, as `jack_iodelay` does.
+    private func snapshot() -> SignalGraph {
+        let client = graphClient, entries = Set(settings.connectOut)
+        return SignalGraph.walk(from: settings.connectOut,
+                                outputsOfInput: { input in
+                                    entries.contains(input) || !client.isPhysicalPort(input)
+                                        ? client.audioOutputs(ofClientOwning: input) : []
+                                },
+                                inputsOfOutput: { client.connections(ofPort: $0) })
+    }
+
+    /// Measures each path in turn; the graph is as it was when this returns or throws.
+    /// - Parameter shouldStop: polled while a path is recorded; true ends the audit
+    ///   (`ChainRecorder.Failure.stopped`) with the graph restored.
+    public func audit(makeSignal: (_ sampleRateHz: Double) throws -> MeasurementSignal,
+                      shouldStop: () -> Bool = { false },
+                      each: (PathResult) -> Void) throws -> [PathResult] {
+        let graph = snapshot()
+        let paths = try graph.paths(from: settings.connectOut, to: settings.connectIn)
+        var results: [PathResult] = []
+        for path in paths {
+            let lift = graph.connectionsToLift(isolating: path)
+            try lifting(lift) {
+                var pathSettings = settings
+                pathSettings.connectOut = [path.entry]
+                pathSettings.connectIn = [path.exit]
+                var reported: [ClosedRange<Int>?] = []
+                let recorded = try ChainRecorder.record(pathSettings, makeSignal: makeSignal, opened: { recorder, input, _ in
+                    reported = recorder.latencyRangesFrames(ofPorts: path.ports + [input], capture: true)
+                }, shouldStop: shouldStop)
+                let atInput = reported.popLast() ?? nil
+                let verdict = try? recorded.recording.withUnsafeBufferPointer { recording in
+                    LatencyVerdict(roundTripFrames: try ChainAnalyzer.analyze(recorded.signal, recording: recording).latencyFrames,
+                                   periodFrames: recorded.periodFrames, reportedFrames: atInput ?? 0...0)
+                }
+                let result = PathResult(path: path, verdict: verdict, reportedAtPorts: reported, lifted: lift,
+                                        xruns: recorded.xruns)
+                results.append(result)
+                each(result)
+            }
+        }
+        return results
+    }
+
+    /// Runs `body` with `edges` disconnected, and connects them again after
+    /// it (also when it throws).
+    private func lifting(_ edges: [SignalGraph.Edge], _ body: () throws -> Void) throws {
+        try state.withLock { state in
+            guard !state.stopped else { throw Failure.stopped }
+            state.lifted = edges
+        }
+        defer { restoreGraph(stopping: false) }
+        for edge in edges { try graphClient.disconnect(from: edge.output, to: edge.input) }
+        try body()
+    }
+
+    /// Connects again whatever is lifted now. Any thread (a signal's): after
+    /// `stopping`, no further path lifts anything.
+    public func restoreGraph(stopping: Bool = true) {
+        let edges = state.withLock { state in
+            defer {
+                state.lifted = []
+                if stopping { state.stopped = true }
+            }
+            return state.lifted
+        }
+        for edge in edges { try? graphClient.connect(from: edge.output, to: edge.input) }
+    }
+}
