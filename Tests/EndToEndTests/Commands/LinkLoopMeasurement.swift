@@ -34,11 +34,12 @@ struct LoopMeasurement {
     var latencies: [Double] { timedLatencies.map(\.frames) }
     var iodelayLatencies: [Double] { timedIodelay.map(\.frames) }
 
-    /// Where the loop stands still (a reading within 0.02 frame of both its
-    /// neighbours), how far link's reading is from jack_iodelay's at the same
-    /// moment: interpolated between the two figures it printed around the
-    /// time link's line appeared (no more than 0.6 s apart). A resampling
-    /// bridge's latency wanders, so only moments matched in time compare.
+    /// Where the loop stands still for both meters (a link reading within
+    /// 0.02 frame of both its neighbours, and the two jack_iodelay figures
+    /// printed around the time link's line appeared, no more than 0.6 s
+    /// apart, within 0.02 frame of each other), how far link's reading is
+    /// from jack_iodelay's interpolated at that moment. A resampling bridge's
+    /// latency wanders, so only moments matched in time compare.
     func stillAgreementFrames() -> [Double] {
         let readings = timedLatencies
         return readings.indices.dropFirst().dropLast().compactMap { index -> Double? in
@@ -47,7 +48,7 @@ struct LoopMeasurement {
                   abs(reading.frames - readings[index + 1].frames) < 0.02,
                   let after = timedIodelay.firstIndex(where: { $0.time >= reading.time }), after > 0 else { return nil }
             let (a, b) = (timedIodelay[after - 1], timedIodelay[after])
-            guard b.time - a.time <= 0.6 else { return nil }
+            guard b.time - a.time <= 0.6, abs(b.frames - a.frames) < 0.02 else { return nil }
             let weight = b.time > a.time ? (reading.time - a.time) / (b.time - a.time) : 0
             return abs(a.frames + (b.frames - a.frames) * weight - reading.frames)
         }
