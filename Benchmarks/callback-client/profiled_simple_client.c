@@ -5,7 +5,9 @@
 // measured alike. Prints the same summary line on SIGTERM/SIGINT.
 //
 // Build: cc -O2 -I Sources/CJack Benchmarks/callback-client/profiled_simple_client.c -ljack -lm
-// Usage: profiled_simple_client [CLIENT_NAME]   (JACK_DEFAULT_SERVER picks the server)
+// Usage: profiled_simple_client [CLIENT_NAME [--report-active]]   (JACK_DEFAULT_SERVER picks the server)
+// --report-active: print "active" on stdout once activated (scripts/live-bench
+// times exec to that line: JACK's own start-up, the floor under tonenode's).
 #include "shim.h"
 #include <math.h>
 #include <signal.h>
@@ -61,6 +63,10 @@ int main(int argc, char **argv) {
     if (out1 == NULL || out2 == NULL || jack_activate(client) != 0) { fprintf(stderr, "profiled_simple_client: cannot start\n"); return 1; }
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
+    if (argc > 2 && strcmp(argv[2], "--report-active") == 0) {
+        printf("active\n");
+        fflush(stdout);
+    }
     while (!stop) usleep(100000);
     double period_us = (double)jack_get_buffer_size(client) / jack_get_sample_rate(client) * 1e6;
     uint64_t count = tn_profile_count(&profile);

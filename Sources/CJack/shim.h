@@ -47,14 +47,20 @@ typedef struct tn_midi_event {
 
 /// Swift's render entry point. Runs on the JACK thread; must not block.
 /// `midi` holds `midi_count` `tn_midi_event`s of this period in time order;
-/// it is untyped so the Swift signature names no CJack type.
+/// it is untyped so the Swift signature names no CJack type. `midi_out`
+/// (NULL without a MIDI output port) has room for TN_MAX_MIDI_EVENTS
+/// `tn_midi_event`s: the render writes the period's outgoing messages there,
+/// in time order, and their count to `*midi_out_count` (0 on entry); the
+/// shim then writes them to the port with jack_midi_event_write.
 typedef void (*tn_render_fn)(void *engine,
                              const float *const *inputs,
                              float *const *outputs,
                              uint32_t channels,
                              uint32_t nframes,
                              const void *midi,
-                             uint32_t midi_count);
+                             uint32_t midi_count,
+                             void *midi_out,
+                             uint32_t *midi_out_count);
 
 // MARK: - Callback profile (--profile-callback; off unless a bridge asks)
 //
@@ -112,6 +118,12 @@ typedef struct tn_bridge {
     jack_port_t *midi_in;
     tn_midi_event midi_events[TN_MAX_MIDI_EVENTS];
     uint64_t midi_dropped;   // __atomic builtins only
+    // MIDI output (`measure --what midi`): the port (NULL: none) and the
+    // events the render writes each period, preallocated with the bridge.
+    jack_port_t *midi_out;
+    tn_midi_event midi_out_events[TN_MAX_MIDI_EVENTS];
+    uint32_t midi_out_count;    // JACK thread only
+    uint64_t midi_out_dropped;  // __atomic builtins only
     sem_t wake;
     // Written with __atomic builtins only (plain types so Swift can import the struct).
     uint64_t xruns;
@@ -212,6 +224,35 @@ static inline uint32_t tn_collect_midi(tn_bridge *b, jack_nframes_t nframes) {
 
 static inline uint64_t tn_bridge_midi_dropped(const tn_bridge *b) { return __atomic_load_n(&b->midi_dropped, __ATOMIC_RELAXED); }
 
+/// Main thread, before activation. Touches the outgoing events once so their
+/// pages are mapped before the JACK thread writes them.
+static inline void tn_bridge_set_midi_output(tn_bridge *b, jack_port_t *port) {
+    b->midi_out = port;
+    memset(b->midi_out_events, 0, sizeof(b->midi_out_events));
+}
+
+/// Writes the events the render left in `b->midi_out_events` to the MIDI
+/// output port at their frames (the port buffer is cleared every period, as
+/// JACK requires of an output). jack_midi_event_write copies into the
+/// port's preallocated buffer: no allocation, no lock. Events the buffer
+/// has no room for, or out of order, are counted and dropped. JACK thread.
+static inline void tn_emit_midi(tn_bridge *b, jack_nframes_t nframes) {
+    if (b->midi_out == NULL) return;
+    void *buffer = jack_port_get_buffer(b->midi_out, nframes);
+    if (buffer == NULL) return;
+    jack_midi_clear_buffer(buffer);
+    uint32_t count = b->midi_out_count < TN_MAX_MIDI_EVENTS ? b->midi_out_count : TN_MAX_MIDI_EVENTS;
+    for (uint32_t i = 0; i < count; i++) {
+        const tn_midi_event *event = &b->midi_out_events[i];
+        if (event->size < 1 || event->size > 3 || event->time >= nframes
+            || jack_midi_event_write(buffer, event->time, event->data, event->size) != 0) {
+            __atomic_fetch_add(&b->midi_out_dropped, 1, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+static inline uint64_t tn_bridge_midi_out_dropped(const tn_bridge *b) { return __atomic_load_n(&b->midi_out_dropped, __ATOMIC_RELAXED); }
+
 static inline void tn_bridge_set_render(tn_bridge *b, tn_render_fn render, void *engine) {
     b->render = render;
     b->engine = engine;
@@ -230,9 +271,12 @@ static inline int tn_process(jack_nframes_t nframes, void *arg) {
         if (b->out_bufs[i] == NULL || b->in_bufs[i] == NULL) return 0;
     }
     uint32_t midi_count = tn_collect_midi(b, nframes);
+    b->midi_out_count = 0;
     if (b->render != NULL) {
-        b->render(b->engine, b->in_bufs, b->out_bufs, b->channels, nframes, b->midi_events, midi_count);
+        b->render(b->engine, b->in_bufs, b->out_bufs, b->channels, nframes, b->midi_events, midi_count,
+                  b->midi_out != NULL ? b->midi_out_events : NULL, &b->midi_out_count);
     }
+    tn_emit_midi(b, nframes);
     __atomic_fetch_add(&b->cycles, 1, __ATOMIC_RELEASE);
     b->frames_since_wake += nframes;
     if (b->wake_every_frames != TN_NEVER_WAKE && b->frames_since_wake >= b->wake_every_frames) {

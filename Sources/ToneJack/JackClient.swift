@@ -13,12 +13,21 @@ public final class JackClient {
     /// `close` removes exactly those keys again.
     private let metadata = MetadataRecord()
 
+    /// Clients of this process being opened or open (not yet closed).
+    private static let openCount = Atomic<Int>(0)
+
+    /// How many clients this process is opening or has open, from any thread
+    /// (a signal's orderly stop closes them; with none there is nothing to close).
+    public static var openClients: Int { openCount.load(ordering: .acquiring) }
+
     /// Opens a client without ever starting a server (`JackNoStartServer`).
     public init(name: String, serverName: String?) throws {
         Self.silenceLibraryMessages()
         var status = jack_status_t(rawValue: 0)
         let options = jack_options_t(rawValue: JackNoStartServer.rawValue)
+        Self.openCount.add(1, ordering: .releasing)
         guard let handle = tn_client_open(name, options, &status, serverName) else {
+            Self.openCount.subtract(1, ordering: .releasing)
             throw JackError.fromOpenStatus(status, name: name, server: serverName)
         }
         self.handle = handle
@@ -103,6 +112,15 @@ public final class JackClient {
         return port
     }
 
+    /// Registers a terminal MIDI output port.
+    public func registerMidiOutputPort(_ shortName: String) throws -> OpaquePointer {
+        let flags = JackPortIsOutput.rawValue | JackPortIsTerminal.rawValue
+        guard let port = jack_port_register(handle, shortName, JACK_DEFAULT_MIDI_TYPE, UInt(flags), 0) else {
+            throw JackError.portRegistrationFailed(shortName)
+        }
+        return port
+    }
+
     /// Full name (`client:port`) of one of this client's ports.
     public func fullName(of port: OpaquePointer) -> String {
         jack_port_name(port).map { String(cString: $0) } ?? ""
@@ -146,6 +164,7 @@ public final class JackClient {
     public func close(serverAlive: Bool = true) {
         guard !isClosed else { return }
         isClosed = true
+        defer { Self.openCount.subtract(1, ordering: .releasing) }
         let handle = UncheckedHandle(handle)
         let record = metadata
         if serverAlive && record.hasSubjects {
@@ -172,6 +191,8 @@ public final class JackClient {
         silenceLibraryMessages()
         var status = jack_status_t(rawValue: 0)
         let options = jack_options_t(rawValue: JackNoStartServer.rawValue)
+        openCount.add(1, ordering: .releasing)
+        defer { openCount.subtract(1, ordering: .releasing) }
         guard let probe = tn_client_open("tonenode-probe", options, &status, serverName) else { return false }
         jack_client_close(probe)
         return true

@@ -34,10 +34,16 @@ public final class ProcessBridge: @unchecked Sendable {
     /// enter through `Unmanaged<Renderer>.fromOpaque(context)._withUnsafeGuaranteedRef`
     /// (no retain: the bridge holds the renderer), read `midi` as
     /// `midiCount` `MIDIEvent`s, and call the renderer's `@_noLocks` render.
-    /// Arguments: renderer, inputs and outputs per channel, channels, frames, MIDI events, their count.
+    /// Arguments: renderer, inputs and outputs per channel, channels, frames, MIDI events, their count,
+    /// then the outgoing MIDI events (room for `maximumMIDIEvents` `MIDIEvent`s; nil without a MIDI
+    /// output port) and where to store their count (0 on entry). The shim writes the outgoing
+    /// events to the port at their frames after the render returns.
     public typealias RenderFunction = @convention(c) (
         UnsafeMutableRawPointer?, UnsafePointer<UnsafePointer<Float>?>?, UnsafePointer<UnsafeMutablePointer<Float>?>?,
-        UInt32, UInt32, UnsafeRawPointer?, UInt32) -> Void
+        UInt32, UInt32, UnsafeRawPointer?, UInt32, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt32>?) -> Void
+
+    /// MIDI events a period carries at most, in and out.
+    public static let maximumMIDIEvents = Int(TN_MAX_MIDI_EVENTS)
 
     /// Audio channels a bridge carries at most.
     public static let maximumChannels = Int(TN_MAX_CHANNELS)
@@ -56,6 +62,7 @@ public final class ProcessBridge: @unchecked Sendable {
     ///     nil input reads silence, a nil output is written to a scratch buffer (periods up
     ///     to 16384 frames; longer ones are skipped).
     ///   - midiInput: a MIDI input port whose short messages reach `render`.
+    ///   - midiOutput: a MIDI output port that carries the messages `render` writes.
     ///   - wakeEveryFrames: wake a waiting thread once this many frames have
     ///     passed since the last wake (0: every period). Every post to a
     ///     waiting thread is a syscall on the JACK thread; a worker that can do
@@ -67,7 +74,7 @@ public final class ProcessBridge: @unchecked Sendable {
     /// - Throws: `JackError.callbackSetupFailed` when the bridge cannot be
     ///   made or JACK refuses a callback.
     public init(client: JackClient, channels: [(input: OpaquePointer?, output: OpaquePointer?)],
-                midiInput: OpaquePointer? = nil, wakeEveryFrames: Int? = 0, profilesCallback: Bool = false,
+                midiInput: OpaquePointer? = nil, midiOutput: OpaquePointer? = nil, wakeEveryFrames: Int? = 0, profilesCallback: Bool = false,
                 renderer: AnyObject, render: RenderFunction) throws {
         precondition(Self.midiLayoutMatches, "MIDIEvent must have tn_midi_event's layout")
         precondition(!channels.isEmpty && channels.count <= Self.maximumChannels,
@@ -77,6 +84,7 @@ public final class ProcessBridge: @unchecked Sendable {
             tn_bridge_set_channel(bridge, UInt32(index), ports.input, ports.output)
         }
         tn_bridge_set_midi_input(bridge, midiInput)
+        tn_bridge_set_midi_output(bridge, midiOutput)
         tn_bridge_set_render(bridge, render, Unmanaged.passUnretained(renderer).toOpaque())
         bridge.pointee.wake_every_frames = wakeEveryFrames.map { UInt32(clamping: min($0, Int(TN_NEVER_WAKE) - 1)) }
             ?? TN_NEVER_WAKE
@@ -140,6 +148,9 @@ public final class ProcessBridge: @unchecked Sendable {
 
     /// MIDI messages dropped because a period brought more than the bridge holds.
     public var midiDropped: Int { Int(tn_bridge_midi_dropped(bridge)) }
+
+    /// Outgoing MIDI messages the port could not take (no room, or out of order).
+    public var midiOutDropped: Int { Int(tn_bridge_midi_out_dropped(bridge)) }
 
     // MARK: - Worker threads
 

@@ -21,7 +21,8 @@ struct ToneNodeCommand: AsyncParsableCommand {
             `audit` compares each path between given ports: measured latency against what its ports report.
             Exit status: 0 success; 1 runtime error (no JACK server, unreadable or \
             bad input file, nothing detected or nothing heard); 2 `link` or `audit` \
-            outside its limits; 64 bad command-line option. \
+            outside its limits; 64 bad command-line option; 128+N stopped by signal N \
+            (130 for Ctrl-C; `run`, `receive`, `link` and `demo` end with 0 instead). \
             `--version` names the git commit only for binaries built by scripts/install \
             or scripts/package-deb (a plain `swift build` says it is unknown).
             """,
@@ -36,6 +37,8 @@ struct ToneNodeCommand: AsyncParsableCommand {
     static func main() async {
         // A closed stdout is EPIPE in Console (status 141, quietly), not a signal.
         signal(SIGPIPE, SIG_IGN)
+        // One signal mechanism for every command, before any of them runs.
+        SignalWatcher.install()
         JackClient.metadataWarnings { Console.err($0) }
         do {
             var command = try parseAsRoot()
@@ -44,8 +47,11 @@ struct ToneNodeCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-            end(status: Console.outputFailureStatus ?? 0)
+            end(status: SignalWatcher.interruptedStatus ?? Console.outputFailureStatus ?? 0)
         } catch {
+            // Interrupted by a signal: it unwound (closing its client) to end
+            // with 128 + the signal, quietly, like any Unix tool.
+            if let status = SignalWatcher.interruptedStatus { end(status: status) }
             let code = exitCode(for: error)
             if code == .success || error is CleanExit {
                 exit(withError: error)

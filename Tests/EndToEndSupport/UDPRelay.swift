@@ -26,12 +26,24 @@ public final class UDPRelay: @unchecked Sendable {
         public init() {}
     }
 
+    /// The datagrams that arrived while one extra delay was in force, and
+    /// the delay they really got (arrival to send, as the relay's clock saw it).
+    public struct Epoch: Sendable {
+        /// Asked for (ms), on top of the plan's delay.
+        public var extraDelayMs: Double
+        public var forwarded = 0
+        public var totalDelayMs = 0.0
+        public var meanDelayMs: Double { forwarded > 0 ? totalDelayMs / Double(forwarded) : .nan }
+    }
+
     /// What the relay did; changed by the test while it runs (`addDelay`, `drop`).
     public struct Log: Sendable {
         public var forwarded = 0
         public var dropped = 0
         /// Extra delay now (ms), on top of the plan's.
         public var extraDelayMs = 0.0
+        /// One per delay in force: the first with the plan's delay alone, then one after each `addDelay`.
+        public var epochs = [Epoch(extraDelayMs: 0)]
         /// Drop windows asked for (seconds since the relay started), and the datagrams each dropped.
         public var dropWindows: [Range<Double>] = []
         public var droppedPerWindow: [Int] = []
@@ -55,7 +67,8 @@ public final class UDPRelay: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard socketFD >= 0, bound == 0 else {
+        // `waitReadable` keeps the descriptor in an fd_set.
+        guard socketFD >= 0, socketFD < FD_SETSIZE, bound == 0 else {
             close(socketFD)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "relay cannot bind 127.0.0.1:\(listenPort)"])
         }
@@ -80,7 +93,12 @@ public final class UDPRelay: @unchecked Sendable {
     public var elapsedSeconds: Double { Date().timeIntervalSince(started) }
 
     /// From now on, every datagram waits `ms` longer.
-    public func addDelay(_ ms: Double) { state.withLock { $0.extraDelayMs += ms } }
+    public func addDelay(_ ms: Double) {
+        state.withLock {
+            $0.extraDelayMs += ms
+            $0.epochs.append(Epoch(extraDelayMs: $0.extraDelayMs))
+        }
+    }
 
     /// Drops every datagram for the next `seconds`.
     public func drop(forSeconds seconds: Double) {
@@ -113,15 +131,14 @@ public final class UDPRelay: @unchecked Sendable {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return Double((z ^ (z >> 31)) >> 11) * 0x1p-53
         }
-        var queue: [(due: Double, bytes: [UInt8])] = []
+        var queue: [Pending] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         var target = Self.loopback(targetPort)
         var lastDue = 0.0
         while running.load(ordering: .acquiring) {
-            let now = Date().timeIntervalSince(started)
             // Send what is due, earliest first.
             queue.sort { $0.due < $1.due }
-            while let first = queue.first, first.due <= now {
+            while let first = queue.first, first.due <= Self.now() {
                 _ = first.bytes.withUnsafeBytes { bytes in
                     withUnsafePointer(to: &target) {
                         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -129,22 +146,27 @@ public final class UDPRelay: @unchecked Sendable {
                         }
                     }
                 }
+                let delayMs = (Self.now() - first.arrival) * 1000
+                state.withLock {
+                    $0.epochs[first.epoch].forwarded += 1
+                    $0.epochs[first.epoch].totalDelayMs += delayMs
+                }
                 queue.removeFirst()
             }
-            let waitMs = queue.first.map { max(0, Int32((($0.due - now) * 1000).rounded(.up))) } ?? 20
-            var descriptor = pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, min(waitMs, 20)) > 0 else { continue }
+            // At most 20 ms at a time, so `stop` is seen.
+            guard waitReadable(seconds: min(0.02, max(0, (queue.first?.due ?? .infinity) - Self.now()))) else { continue }
             let count = recv(socketFD, &buffer, buffer.count, 0)
             guard count > 0 else { continue }
-            let arrival = Date().timeIntervalSince(started)
-            let (dropped, extra) = state.withLock { log -> (Bool, Double) in
-                guard let window = log.dropWindows.firstIndex(where: { $0.contains(arrival) }) else {
+            let arrival = Self.now()
+            let elapsed = Date().timeIntervalSince(started)
+            let (dropped, extra, epoch) = state.withLock { log -> (Bool, Double, Int) in
+                guard let window = log.dropWindows.firstIndex(where: { $0.contains(elapsed) }) else {
                     log.forwarded += 1
-                    return (false, log.extraDelayMs)
+                    return (false, log.extraDelayMs, log.epochs.count - 1)
                 }
                 log.dropped += 1
                 log.droppedPerWindow[window] += 1
-                return (true, 0)
+                return (true, 0, 0)
             }
             if dropped { continue }
             var delay = plan.delayMs + extra
@@ -152,7 +174,34 @@ public final class UDPRelay: @unchecked Sendable {
             var due = arrival + max(0, delay) / 1000
             if !plan.reorders { due = max(due, lastDue) }
             lastDue = due
-            queue.append((due, Array(buffer[0..<count])))
+            queue.append(Pending(due: due, arrival: arrival, epoch: epoch, bytes: Array(buffer[0..<count])))
         }
+    }
+
+    private struct Pending {
+        var due: Double
+        var arrival: Double
+        var epoch: Int
+        var bytes: [UInt8]
+    }
+
+    /// CLOCK_MONOTONIC in seconds.
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    /// Waits until a datagram can be read or `seconds` have passed. select,
+    /// not poll: poll's whole milliseconds would hold each datagram up to a
+    /// millisecond longer than asked (and by a different amount for each delay).
+    private func waitReadable(seconds: Double) -> Bool {
+        var readable = fd_set()
+        let descriptor = Int(socketFD)
+        // FD_SET: bit descriptor % 8 of byte descriptor / 8 (an array of longs, little-endian).
+        withUnsafeMutableBytes(of: &readable) { $0[descriptor / 8] |= UInt8(1 << (descriptor % 8)) }
+        let microseconds = Int((seconds * 1e6).rounded(.up))
+        var timeout = timeval(tv_sec: microseconds / 1_000_000, tv_usec: microseconds % 1_000_000)
+        return select(socketFD + 1, &readable, nil, nil, &timeout) > 0
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import ToneCore
+import ToneDSP
 import ToneEngine
 import ToneJack
 
@@ -58,7 +59,7 @@ struct MeasureEngineTests {
         while !engine.isFinished && cycles < 1000 {
             inputs.withUnsafeBufferPointer { i in
                 outputs.withUnsafeBufferPointer { o in
-                    engine.render(inputs: i.baseAddress!, outputs: o.baseAddress!, channels: 2, frames: periodFrames)
+                    _ = engine.render(inputs: i.baseAddress!, outputs: o.baseAddress!, channels: 2, frames: periodFrames)
                 }
             }
             cycles += 1
@@ -73,5 +74,37 @@ struct MeasureEngineTests {
                 #expect(wrong == nil, "channel \(channel): first wrong frame \(wrong ?? -1)")
             }
         }
+    }
+
+    @Test("scheduled MIDI messages come out in the period they are due, at their frame of it, in order", arguments: [64, 256, 1000])
+    func midiSchedule(periodFrames: Int) {
+        // Frames on, just before and just after period edges, and two in one period.
+        let frames = [0, 63, 64, 255, 256, 999, 1000, 1001, 2500, 2501, 4999]
+        let messages = frames.enumerated().map { TimedMIDIMessage(frame: $1, status: 0x90, data1: UInt8($0), data2: 100) }
+        let engine = MeasureEngine(stimuli: [[Float](repeating: 0, count: 5000)], recordingFrames: 6000,
+                                   midiMessages: messages.reversed(), midiOutCapacity: 512)
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: periodFrames)
+        let out = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 512)
+        defer { buffer.deallocate(); out.deallocate() }
+        buffer.initialize(repeating: 0, count: periodFrames)
+        var inputs: [UnsafePointer<Float>?] = [UnsafePointer(buffer)]
+        var outputs: [UnsafeMutablePointer<Float>?] = [buffer]
+        func period() -> [MIDIEvent] {
+            let count = engine.render(inputs: &inputs, outputs: &outputs, channels: 1, frames: periodFrames, midiOut: out)
+            return (0..<count).map { out[$0] }
+        }
+        #expect(period().isEmpty, "nothing before arm()")
+        engine.arm()
+        var sent: [(frame: Int, note: UInt8)] = []
+        var start = 0
+        while !engine.isFinished {
+            for event in period() {
+                #expect(Int(event.time) < periodFrames && event.size == 3 && event.data.0 == 0x90)
+                sent.append((start + Int(event.time), event.data.1))
+            }
+            start += periodFrames
+        }
+        #expect(sent.map(\.frame) == frames)
+        #expect(sent.map(\.note) == frames.indices.map { UInt8($0) })
     }
 }

@@ -97,6 +97,25 @@ struct SVGStructureTests {
         #expect(parsed.curvePoints.allSatisfy { $0.1 >= box.y - 0.01 && $0.1 <= box.y + box.height + 0.01 })
     }
 
+    @Test func histogramCountsIntoBinsAndDrawsOneBarPerFilledBin() throws {
+        // 0.05 … 0.95 in 10 bins of 0.1: three values in bin 2, one in bin 7, one below (bin 0), one above (bin 9).
+        var histogram = Histogram(title: "Latency", xTitle: "latency (ms)", values: [0.21, 0.25, 0.29, 0.75, -4, 12, .nan],
+                                  lower: 0, upper: 1, bins: 10)
+        histogram.markers = [(0.25, "median")]
+        #expect(histogram.counts == [1, 0, 3, 0, 0, 0, 0, 1, 0, 1])
+        let parsed = try #require(SVGCollector.parse(histogram.svg()), "not well-formed XML")
+        #expect(parsed.text(ofClass: "title") == "Latency")
+        #expect(parsed.text(ofClass: "x-label") == "latency (ms)")
+        #expect(parsed.texts.contains { $0.text == "median" })
+        let box = try #require(parsed.plotBoxes.first)
+        let bars = parsed.elements.filter { $0.name == "rect" && $0.attributes["fill"] == "#1f6fb4" }
+        #expect(bars.count == 4)
+        let heights = bars.compactMap { $0.attributes["height"].flatMap(Double.init) }
+        // The tallest bar (3) and the others (1) in proportion, all inside the box.
+        #expect(abs((heights.max() ?? 0) / (heights.min() ?? 1) - 3) < 0.01)
+        #expect(heights.allSatisfy { $0 <= box.height + 0.01 })
+    }
+
     @Test func textIsEscaped() throws {
         var plot = Self.responsePlot(gains: [0, 0])
         plot.title = "a <b> & \"c\""

@@ -35,6 +35,16 @@ public struct MeasurementSignal: Sendable {
         /// Length of each intermodulation signal (SMPTE 60 Hz + 7 kHz 4:1, then
         /// CCIF 19 + 20 kHz 1:1, both at `levelDBFS` peak; `measure --what imd`); 0: neither.
         public var imdSeconds: Double = 0
+        /// MIDI notes to send for the MIDI-to-audio latency (`measure --what midi`),
+        /// one every `midiNoteSpacingSeconds`, after the intermodulation signals; 0: none.
+        public var midiNotes = 0
+        /// Time from one note-on to the next: the longest MIDI-to-audio latency
+        /// the analysis can find is a little under it (`MIDILatencyAnalyzer`).
+        public var midiNoteSpacingSeconds: Double = 0.25
+        public var midiNoteNumber: UInt8 = 60
+        public var midiVelocity: UInt8 = 100
+        /// MIDI channel 0…15 (shown as 1…16).
+        public var midiChannel: UInt8 = 0
         /// Channels of a crosstalk matrix (`measure --channels N --what crosstalk`):
         /// after everything else, each channel's output plays the sweep alone in turn; 1: none.
         public var crosstalkChannels = 1
@@ -82,6 +92,11 @@ public struct MeasurementSignal: Sendable {
             if !levelStepsDBFS.isEmpty && !(0.1...10).contains(levelStepSeconds) { return "a level step must last 0.1 to 10 s" }
             if noiseSeconds != 0 && !(0.5...60).contains(noiseSeconds) { return "the noise measurement must last 0.5 to 60 s" }
             if imdSeconds != 0 && !(0.25...60).contains(imdSeconds) { return "each intermodulation signal must last 0.25 to 60 s" }
+            if !(0...4096).contains(midiNotes) { return "the MIDI measurement takes 0 to 4096 notes" }
+            if midiNotes > 0 && !(0.05...10).contains(midiNoteSpacingSeconds) { return "MIDI notes must be 0.05 to 10 s apart" }
+            if midiNoteNumber > 127 || midiVelocity > 127 || midiVelocity == 0 || midiChannel > 15 {
+                return "the MIDI note and velocity must be 0…127 (velocity at least 1) and the channel 0…15"
+            }
             if !(1...Self.maximumChannels).contains(crosstalkChannels) { return "the crosstalk matrix takes 1 to \(Self.maximumChannels) channels" }
             return nil
         }
@@ -107,6 +122,19 @@ public struct MeasurementSignal: Sendable {
     /// The SMPTE twin tone, then the CCIF twin tone, `imdFrames` each.
     public let imdStartFrame: Int
     public let imdFrames: Int
+    /// The MIDI notes (`measure --what midi`): note k's note-on at
+    /// `midiStartFrame + k·midiSpacingFrames`, its note-off half a spacing later.
+    public let midiStartFrame: Int
+    public let midiSpacingFrames: Int
+    public var midiNoteOnFrames: [Int] { (0..<plan.midiNotes).map { midiStartFrame + $0 * midiSpacingFrames } }
+    /// Every MIDI message, in frame order.
+    public var midiMessages: [TimedMIDIMessage] {
+        midiNoteOnFrames.flatMap { frame in
+            [TimedMIDIMessage(frame: frame, status: 0x90 | plan.midiChannel, data1: plan.midiNoteNumber, data2: plan.midiVelocity),
+             TimedMIDIMessage(frame: frame + midiSpacingFrames / 2, status: 0x80 | plan.midiChannel,
+                              data1: plan.midiNoteNumber, data2: 0)]
+        }
+    }
     /// The crosstalk slots: slot j (one per channel) plays the sweep on channel j alone.
     public let crosstalkStartFrame: Int
     /// A sweep and the longest latency after it.
@@ -141,7 +169,11 @@ public struct MeasurementSignal: Sendable {
         noiseStartFrame = noiseFrames == 0 ? levelEnd : levelEnd + maxLatencyFrames
         imdStartFrame = noiseStartFrame + 2 * noiseFrames
         imdFrames = Int((plan.imdSeconds * rate).rounded())
-        crosstalkStartFrame = imdStartFrame + 2 * imdFrames
+        // The MIDI notes after the audio's tail: the last signal's latency must not look like an answer.
+        let imdEnd = imdStartFrame + 2 * imdFrames
+        midiSpacingFrames = Int((plan.midiNoteSpacingSeconds * rate).rounded())
+        midiStartFrame = plan.midiNotes > 0 ? imdEnd + maxLatencyFrames : imdEnd
+        crosstalkStartFrame = midiStartFrame + plan.midiNotes * midiSpacingFrames
         let crosstalkSlots = plan.crosstalkChannels > 1 ? plan.crosstalkChannels : 0
         var stimulus = [Float](repeating: 0, count: crosstalkStartFrame + crosstalkSlots * (sweepFrames + maxLatencyFrames))
         for (index, value) in sweepSamples.enumerated() { stimulus[sweepStartFrame + index] = Float(value) }

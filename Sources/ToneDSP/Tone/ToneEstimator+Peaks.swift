@@ -15,18 +15,19 @@ extension ToneEstimator {
     /// spares work and never decides.
     static let coarseMargin = 4.0
 
-    /// The local maxima inside the band that stand at least the prominence
-    /// gate above their own noise floor, loudest first, in `gatedPeaks`.
+    /// The local maxima inside the band that may pass the prominence gate,
+    /// in `candidatePeaks`; `nextGatedPeak` then measures
+    /// them against their own noise floor, one at a time.
     ///
     /// A local floor (the medians of the bins on either side, main lobe
     /// excluded) for every peak of the spectrum is what used to cost most of
     /// an analysis. So a coarse floor comes first: the median of each block
     /// of 32 bins, and at a peak the lowest of its own and the neighbouring
     /// blocks. Only peaks within `coarseMargin` of the gate on that floor
-    /// (in white noise, fewer than one a window) get the exact local floor.
+    /// (in white noise, fewer than one a window) are candidates.
     /// - Returns: false when the spectrum is not finite (nothing gated).
-    func findGatedPeaks() -> Bool {
-        gatedPeaks.removeAll(keepingCapacity: true)
+    func findPeakCandidates() -> Bool {
+        candidatePeaks.removeAll(keepingCapacity: true)
         let half = configuration.fftSize / 2
         // The medians compare values: a non-finite bin (float overflow of an
         // absurdly loud input) would break their order.
@@ -41,11 +42,30 @@ extension ToneEstimator {
             guard peak > 0, peak >= power[k - 1], peak >= power[k + 1] else { continue }
             let block = k / Self.blockBins
             let coarse = min(blockFloors[max(0, block - 1)], blockFloors[block], blockFloors[min(blockCount - 1, block + 1)])
-            guard peak >= gateOnCoarse * coarse else { continue }
-            if prominence(at: k) >= prominenceMinRatio { gatedPeaks.append(k) }
+            if peak >= gateOnCoarse * coarse { candidatePeaks.append(k) }
         }
-        gatedPeaks.sort { power[$0] > power[$1] }
         return true
+    }
+
+    /// The next candidate, loudest first, that stands at least the
+    /// prominence gate above its own local floor; nil when none is left
+    /// with at least `minimumPower`. Only the candidates a caller reaches
+    /// pay for their local floor: a search that stops at the loudest tone
+    /// measures one peak, not every sidelobe the coarse floor let through.
+    func nextGatedPeak(minimumPower: Double = 0) -> Int? {
+        // The loudest candidate left (the lowest bin of equals), picked
+        // rather than sorted: a search asks for one or two, of a few dozen.
+        while !candidatePeaks.isEmpty {
+            var loudest = 0
+            for position in 1..<candidatePeaks.count where power[candidatePeaks[position]] > power[candidatePeaks[loudest]] {
+                loudest = position
+            }
+            let peak = candidatePeaks[loudest]
+            guard power[peak] >= minimumPower else { return nil }
+            candidatePeaks.remove(at: loudest)
+            if prominence(at: peak) >= prominenceMinRatio { return peak }
+        }
+        return nil
     }
 
     /// Power at `peak` over its local noise floor.

@@ -8,7 +8,7 @@ import Darwin
 ///
 /// 1. Hann-windowed FFT (FFTW) of the mean-removed frame. Every local maximum
 ///    inside the band is measured against its own local noise floor (median
-///    of the neighbouring bins, main lobe excluded; see `findGatedPeaks`).
+///    of the neighbouring bins, main lobe excluded; see `findPeakCandidates`).
 /// 2. No-tone test: a peak must stand `prominenceMinDB` above that floor,
 ///    which white, pink or no signal does not do, however loud. Near DC,
 ///    where there are no bins below a peak, the floor is extrapolated from
@@ -32,7 +32,8 @@ import Darwin
 public final class ToneEstimator {
     public let configuration: ToneEstimatorConfiguration
     private let fft: RealFFT
-    private let window: [Float]
+    /// The Hann window (a pointer, like the buffers: no exclusivity check per sample).
+    private let window: UnsafeMutablePointer<Float>
     private let samples: UnsafeMutablePointer<Double>
     private let residual: UnsafeMutablePointer<Double>
     let power: UnsafeMutablePointer<Double>
@@ -41,8 +42,9 @@ public final class ToneEstimator {
     /// array: a class's array property pays an exclusivity check per access).
     let blockFloors: UnsafeMutablePointer<Double>
     let blockCount: Int
-    /// Bins of the peaks that pass the prominence gate, loudest first.
-    var gatedPeaks: [Int] = []
+    /// Bins of the peaks that may pass the prominence gate and that
+    /// `nextGatedPeak` has not measured yet, in bin order.
+    var candidatePeaks: [Int] = []
     let lowBin: Int
     let highBin: Int
     let prominenceMinRatio: Double
@@ -91,7 +93,8 @@ public final class ToneEstimator {
         guard let fft = RealFFT(size: n, planning: planning) else { throw SetupError.fftUnavailable(n) }
         self.configuration = configuration
         self.fft = fft
-        window = (0..<n).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n))) }
+        window = .allocate(capacity: n)
+        for index in 0..<n { window[index] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(index) / Double(n))) }
         samples = .allocate(capacity: n)
         residual = .allocate(capacity: n)
         power = .allocate(capacity: n / 2 + 1)
@@ -106,10 +109,11 @@ public final class ToneEstimator {
         let defaultProminenceDB = 10 * log10(log(searched / 1e-4)) + 3
         prominenceMinRatio = pow(10, (configuration.prominenceMinDB ?? defaultProminenceDB) / 10)
         snrMinRatio = pow(10, configuration.snrMinDB / 10)
-        gatedPeaks.reserveCapacity(highBin - lowBin + 1)
+        candidatePeaks.reserveCapacity(highBin - lowBin + 1)
     }
 
     deinit {
+        window.deallocate()
         samples.deallocate()
         residual.deallocate()
         power.deallocate()
@@ -120,15 +124,22 @@ public final class ToneEstimator {
     /// Analyses one window of exactly `fftSize` samples.
     public func estimate(_ frame: UnsafeBufferPointer<Float>) -> ToneReading {
         let n = configuration.fftSize
-        precondition(frame.count == n, "estimate needs exactly fftSize samples")
-        var sum = 0.0, sumSquares = 0.0
-        for index in 0..<n {
-            let v = Double(frame[index])
-            guard v.isFinite else { return .invalid }
-            samples[index] = v
-            sum += v
-            sumSquares += v * v
+        precondition(frame.count == n, "estimate needs exactly fftSize samples")   // a power of two ≥ 256
+        guard let base = frame.baseAddress else { return .invalid }
+        // One pass, four lanes wide: the samples in double precision, their
+        // sum and sum of squares. A NaN or ±Inf anywhere makes the sum of
+        // squares non-finite (finite floats squared never overflow a double).
+        var sums = SIMD4<Double>(), squares = SIMD4<Double>()
+        var index = 0
+        while index < n {
+            let v = SIMD4<Double>(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD4<Float>.self))
+            UnsafeMutableRawPointer(samples + index).storeBytes(of: v, as: SIMD4<Double>.self)
+            sums += v
+            squares += v * v
+            index += 4
         }
+        let sum = sums.sum(), sumSquares = squares.sum()
+        guard sumSquares.isFinite else { return .invalid }
         let mean = sum / Double(n)
         let meanSquare = sumSquares / Double(n)
         guard meanSquare > 1e-30 else { return ToneReading() }
@@ -136,8 +147,7 @@ public final class ToneEstimator {
         let rmsDBFS = 10 * log10(2 * meanSquare)
         var reading = ToneReading(rmsDBFS: rmsDBFS)
 
-        for index in 0..<n { residual[index] = samples[index] - mean }
-        guard let first = strongestTone() else { return reading }
+        guard let first = strongestTone(mean: mean) else { return reading }
 
         let amplitude = first.amplitude
         let snrRatio = first.residualPower > 0 ? amplitude * amplitude / 2 / first.residualPower : .infinity
@@ -165,20 +175,24 @@ public final class ToneEstimator {
 
     // MARK: - Tones
 
-    /// The strongest gated tone of the (mean-removed) `residual`, fitted on `samples`.
-    private func strongestTone() -> SinusoidFit? {
-        spectrum(of: residual)
-        guard findGatedPeaks(), let loudest = gatedPeaks.first else { return nil }
+    /// The strongest gated tone of `samples` less their `mean`, fitted on `samples`.
+    private func strongestTone(mean: Double) -> SinusoidFit? {
+        spectrum(of: samples, less: mean)
+        guard findPeakCandidates(), let loudest = nextGatedPeak() else { return nil }
         let n = configuration.fftSize
         let binRadians = 2 * Double.pi / Double(n)
+        let minimumPower = Self.strongestCandidateRatio * power[loudest]
         var best: SinusoidFit?
-        for peak in gatedPeaks.prefix(Self.strongestCandidatesMax)
-        where power[peak] >= Self.strongestCandidateRatio * power[loudest] {
-            let omegaStart = (Double(peak) + interpolatedOffset(at: peak)) * binRadians
-            guard let fit = SinusoidFit.refine(UnsafeBufferPointer(start: samples, count: n),
-                                               omegaStart: omegaStart, maxStepRadians: 1.5 * binRadians),
-                  inBand(fit.omega) else { continue }
-            if best.map({ fit.amplitude > $0.amplitude }) ?? true { best = fit }
+        var peak: Int? = loudest, fitted = 0
+        while let candidate = peak {
+            fitted += 1
+            let omegaStart = (Double(candidate) + interpolatedOffset(at: candidate)) * binRadians
+            if let fit = SinusoidFit.refine(UnsafeBufferPointer(start: samples, count: n),
+                                            omegaStart: omegaStart, maxStepRadians: 1.5 * binRadians),
+               inBand(fit.omega), best.map({ fit.amplitude > $0.amplitude }) ?? true {
+                best = fit
+            }
+            peak = fitted < Self.strongestCandidatesMax ? nextGatedPeak(minimumPower: minimumPower) : nil
         }
         return best
     }
@@ -194,12 +208,14 @@ public final class ToneEstimator {
             offset: first.offset, residualPower: first.residualPower)
         while fit.tones.count < configuration.maxTones {
             fit.forEachModelSample(count: n) { index, value in residual[index] = samples[index] - value }
-            spectrum(of: residual)
-            guard findGatedPeaks() else { break }
+            spectrum(of: residual, less: 0)
+            guard findPeakCandidates() else { break }
             let known = fit.tones.map { $0.omega / binRadians }
-            guard let peak = gatedPeaks.first(where: { peak in
-                known.allSatisfy { abs($0 - Double(peak)) > Self.toneSeparationBins + 0.5 }
-            }) else { break }
+            var next = nextGatedPeak()
+            while let peak = next, !known.allSatisfy({ abs($0 - Double(peak)) > Self.toneSeparationBins + 0.5 }) {
+                next = nextGatedPeak()
+            }
+            guard let peak = next else { break }
             let omegaStart = (Double(peak) + interpolatedOffset(at: peak)) * binRadians
             guard let joint = SinusoidMixtureFit.refine(frame, omegaStarts: fit.tones.map(\.omega) + [omegaStart],
                                                         maxStepRadians: 1.5 * binRadians),
@@ -229,9 +245,16 @@ public final class ToneEstimator {
         return frequencyHz >= configuration.lowHz && frequencyHz <= configuration.highHz
     }
 
-    /// Hann-windowed power spectrum of `values` into `power`.
-    private func spectrum(of values: UnsafeMutablePointer<Double>) {
-        for index in 0..<configuration.fftSize { fft.input[index] = Float(values[index]) * window[index] }
+    /// Hann-windowed power spectrum of `values − offset` into `power`.
+    private func spectrum(of values: UnsafeMutablePointer<Double>, less offset: Double) {
+        let input = fft.input
+        var index = 0
+        while index < configuration.fftSize {    // a power of two ≥ 256: whole lanes
+            let v = UnsafeRawPointer(values + index).loadUnaligned(as: SIMD4<Double>.self) - offset
+            let w = UnsafeRawPointer(window + index).loadUnaligned(as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(input + index).storeBytes(of: SIMD4<Float>(v) * w, as: SIMD4<Float>.self)
+            index += 4
+        }
         fft.powerSpectrum(into: power)
     }
 }

@@ -23,6 +23,11 @@ public enum ChainRecorder {
         /// Channels: 1 (ports `in`, `out`, every `connect…` name to the one
         /// port) or up to 8 (ports `in_1…`, `out_1…`; the k-th `connect…` name to the k-th port).
         public var channels = 1
+        /// Register a MIDI output `midi_out` (`--what midi`) and connect it to these ports.
+        public var midiOutput = false
+        public var connectMIDI: [String] = []
+        /// Whether `out` must be connected (false when only MIDI is measured: the answer comes from a synth).
+        public var requiresAudioOutput = true
         public init() {}
     }
 
@@ -34,6 +39,8 @@ public enum ChainRecorder {
         /// Xruns between arming and the end of the recording: with any, a
         /// period may have been lost and the figures may be wrong.
         public var xruns: Int
+        /// MIDI messages the output port could not take (none expected: a few per period at most).
+        public var midiDropped: Int
         public var signal: MeasurementSignal
         /// Channel 1's recording (`recordings[0]`).
         public var recording: [Float] { recordings[0] }
@@ -46,9 +53,12 @@ public enum ChainRecorder {
         case timedOut(seconds: Double)
         /// Nothing is connected to our `port` (its full name): nothing could come back.
         case notConnected(port: String, option: String)
+        /// `shouldStop` said so (a signal): the client was closed, nothing measured.
+        case stopped
 
         public var description: String {
             switch self {
+            case .stopped: return "stopped before the measurement was complete"
             case .notConnected(let port, let option):
                 return "nothing is connected to \(port): name the chain with \(option) (or use --loopback)"
             case .serverGone: return "the JACK server shut the client down during the measurement"
@@ -60,24 +70,30 @@ public enum ChainRecorder {
     /// - Parameters:
     ///   - makeSignal: builds the stimulus once the server's sample rate is
     ///     known; throws (`MeasurementSignal.Plan.Problem`) when the plan does not fit it.
-    ///   - opened: called after activation and connection (client name, ports).
+    ///   - opened: called after activation and connection (client name, audio input and output ports;
+    ///     the MIDI output follows the audio output after a comma).
+    ///   - shouldStop: polled every 100 ms while waiting; true ends the
+    ///     recording (`Failure.stopped`) and closes the client.
     public static func record(_ settings: Settings,
                               makeSignal: (_ sampleRateHz: Double) throws -> MeasurementSignal,
-                              opened: (_ client: JackClient, _ input: String, _ output: String) -> Void = { _, _, _ in })
+                              opened: (_ client: JackClient, _ input: String, _ output: String) -> Void = { _, _, _ in },
+                              shouldStop: () -> Bool = { false })
         throws -> Run {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         defer { client.close() }
         let signal = try makeSignal(Double(client.sampleRateHz))
         let channels = max(1, settings.channels)
         let engine = MeasureEngine(stimuli: (0..<channels).map { signal.stimulus(channel: $0) },
-                                   recordingFrames: signal.recordingFrames)
+                                   recordingFrames: signal.recordingFrames,
+                                   midiMessages: settings.midiOutput ? signal.midiMessages : [])
         var ports: [(input: OpaquePointer, output: OpaquePointer)] = []
         for channel in 0..<channels {
             let suffix = channels == 1 ? "" : "_\(channel + 1)"
             ports.append((try client.registerAudioPort("in" + suffix, isInput: true),
                           try client.registerAudioPort("out" + suffix, isInput: false)))
         }
-        let bridge = try ProcessBridge(client: client, channels: ports,
+        let midiPort = settings.midiOutput ? try client.registerMidiOutputPort("midi_out") : nil
+        let bridge = try ProcessBridge(client: client, channels: ports, midiOutput: midiPort,
                                        renderer: engine, render: MeasureEngine.renderFunction)
         // The bridge (and the engine it holds) outlives the client: the
         // client is closed, and its callbacks stop, before the bridge goes.
@@ -95,14 +111,19 @@ public enum ChainRecorder {
             try client.connect(from: outputs[channels == 1 ? 0 : index % channels], to: destination)
         }
         if settings.loopback { for (output, input) in zip(outputs, inputs) { try client.connect(from: output, to: input) } }
+        let midiName = midiPort.map(client.fullName(of:))
+        if let midiName {
+            for destination in settings.connectMIDI { try client.connect(from: midiName, to: destination) }
+            if client.connections(ofPort: midiName).isEmpty { throw Failure.notConnected(port: midiName, option: "--connect-midi") }
+        }
         // An unconnected port can only time out: say so at once.
-        for output in outputs where client.connections(ofPort: output).isEmpty {
+        for output in outputs where settings.requiresAudioOutput && client.connections(ofPort: output).isEmpty {
             throw Failure.notConnected(port: output, option: "--connect-out")
         }
         for input in inputs where client.connections(ofPort: input).isEmpty {
             throw Failure.notConnected(port: input, option: "--connect-in")
         }
-        opened(client, inputs.joined(separator: ", "), outputs.joined(separator: ", "))
+        opened(client, inputs.joined(separator: ", "), (outputs + (midiName.map { [$0] } ?? [])).joined(separator: ", "))
 
         // Let a few periods pass so every connection is part of the graph
         // before the first frame is played.
@@ -110,6 +131,7 @@ public enum ChainRecorder {
         let settleDeadline = Date().addingTimeInterval(2)
         while bridge.cycles < startCycles + 4 && Date() < settleDeadline {
             if bridge.isShutdown { throw Failure.serverGone }
+            if shouldStop() { throw Failure.stopped }
             bridge.wait(timeoutMilliseconds: 100)
         }
         let xrunsBefore = bridge.xruns
@@ -118,12 +140,14 @@ public enum ChainRecorder {
         let deadline = Date().addingTimeInterval(limitSeconds)
         while !engine.isFinished {
             if bridge.isShutdown { throw Failure.serverGone }
+            if shouldStop() { throw Failure.stopped }
             if Date() > deadline { throw Failure.timedOut(seconds: limitSeconds) }
             bridge.wait(timeoutMilliseconds: 100)
         }
         let xruns = bridge.xruns - xrunsBefore
+        let midiDropped = bridge.midiOutDropped
         let recordings = (0..<channels).map { channel in engine.withRecording(channel: channel) { Array($0) } }
         return Run(clientName: client.name, sampleRateHz: client.sampleRateHz, periodFrames: client.bufferFrames,
-                   xruns: xruns, signal: signal, recordings: recordings)
+                   xruns: xruns, midiDropped: midiDropped, signal: signal, recordings: recordings)
     }
 }

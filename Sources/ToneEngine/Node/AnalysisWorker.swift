@@ -9,18 +9,41 @@ import ToneJack
 /// clock (the process callback does not post: see `Node.init`); `stop` and
 /// a server shutdown post, so it notices them at once.
 ///
-/// Worker only, apart from `start` and `stop`.
+/// It makes its analyzers itself, first thing (FFTW planning then overlaps
+/// the node's port registration, activation and connections on the main
+/// thread); `waitUntilReady` hands their errors to the node.
+///
+/// While every input has held only digital silence for a whole window (an
+/// unconnected port, a muted source), every report is "no tone" and costs
+/// nothing to make: the worker then wakes only every `idleWakeMilliseconds`
+/// and publishes the hops' reports together, so an idle node costs a few
+/// wakes a second instead of one per hop.
+///
+/// Worker only, apart from `start`, `waitUntilReady`, `markSettled` and `stop`.
 final class AnalysisWorker: @unchecked Sendable {
-    // @unchecked Sendable: `analyzer` and `scratch` are used only by the worker
-    // thread once started; `stopRequested` and `finished` are atomics;
-    // `bridge` is Sendable and this is its only waiting thread.
+    // @unchecked Sendable: `makeAnalyzers`, the analyzers, `zeroRuns`, `outbox` and
+    // `scratch` are used only by the worker thread once started; `setupError`
+    // is written by it before `ready` is signalled and read only after a wait
+    // on `ready`; `stopRequested`, `settledFromFrame` and `finished` are
+    // atomics; `bridge` is Sendable and this is its only waiting thread.
     private let engine: Engine
-    /// One per input channel, or none when tones are not analysed (`receive`).
-    private let analyzers: [any StreamAnalyzer]
-    /// One per input channel when messages are decoded, else none.
-    private let messageAnalyzers: [ModemStreamAnalyzer]
+    /// What the worker analyses with: one tone analyzer per input channel, or
+    /// none when tones are not analysed (`receive`); one message analyzer per
+    /// input channel when messages are decoded, else none.
+    struct Analyzers {
+        var tones: [any StreamAnalyzer] = []
+        var messages: [ModemStreamAnalyzer] = []
+    }
+    private let makeAnalyzers: () throws -> Analyzers
+    private var analyzers: [any StreamAnalyzer] = []
+    private var messageAnalyzers: [ModemStreamAnalyzer] = []
+    private var setupError: (any Error)?
+    private let ready = DispatchSemaphore(value: 0)
     private let bridge: ProcessBridge
-    private let publish: @Sendable (NodeEvent) -> Void
+    private let publish: @Sendable ([NodeEvent]) -> Void
+    /// Events gathered since the last hand-over (one per drained block and
+    /// one at the end of each wake). Worker only.
+    private var outbox: [NodeEvent] = []
     private let stopRequested = Atomic<Bool>(false)
     /// The first stream frame after the node's connections took effect
     /// (`Int.max` until then). Main thread stores (after connecting), worker loads.
@@ -28,27 +51,31 @@ final class AnalysisWorker: @unchecked Sendable {
     private let finished = Atomic<Bool>(false)
     private var thread: Thread?
     private let scratchFrames = 8192
+    private let scratch: UnsafeMutablePointer<Float>
+    /// Per input channel: the newest frames drained that were all ±0.
+    private var zeroRuns: [Int]
     /// Seconds between `.callbackProfile` events when the bridge profiles.
     static let profileIntervalSeconds = 10.0
     /// Nice value of the worker thread (0 is normal; higher yields to others).
     static let niceValue: Int32 = 10
-    private let scratch: UnsafeMutablePointer<Float>
 
     /// Wakes this often (a hop of audio), at most `maximumWaitMilliseconds` apart.
     private let wakeIntervalSeconds: Double
     static let maximumWaitMilliseconds = 100
+    /// Until the first settled report: wakes at least this often, so the
+    /// first reading goes out soon after its window is complete.
+    static let settlingWakeMilliseconds = 2
+    /// While every input is silent: wakes this often (or once a hop, when longer).
+    static let idleWakeMilliseconds = 50
 
-    init(engine: Engine, analyzers: [any StreamAnalyzer], messageAnalyzers: [ModemStreamAnalyzer] = [],
-         wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge, publish: @escaping @Sendable (NodeEvent) -> Void) {
-        precondition(analyzers.isEmpty || analyzers.count == engine.channels, "one analyzer per channel, or none")
-        precondition(messageAnalyzers.isEmpty || messageAnalyzers.count == engine.channels,
-                     "one message analyzer per channel, or none")
+    init(engine: Engine, wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge,
+         makeAnalyzers: @escaping () throws -> Analyzers, publish: @escaping @Sendable ([NodeEvent]) -> Void) {
         self.engine = engine
-        self.analyzers = analyzers
-        self.messageAnalyzers = messageAnalyzers
+        self.makeAnalyzers = makeAnalyzers
         self.bridge = bridge
         self.publish = publish
         self.wakeIntervalSeconds = wakeIntervalSeconds
+        zeroRuns = Array(repeating: 0, count: engine.channels)
         scratch = .allocate(capacity: scratchFrames)
     }
 
@@ -67,6 +94,13 @@ final class AnalysisWorker: @unchecked Sendable {
         thread.start()
     }
 
+    /// Waits until the thread has made its analyzers; throws what making them threw.
+    func waitUntilReady() throws {
+        ready.wait()
+        ready.signal()   // later waits return at once
+        if let setupError { throw setupError }
+    }
+
     /// Asks the thread to finish and waits (briefly) until it has.
     func stop() {
         stopRequested.store(true, ordering: .releasing)
@@ -79,6 +113,19 @@ final class AnalysisWorker: @unchecked Sendable {
     }
 
     private func run() {
+        defer { finished.store(true, ordering: .releasing) }
+        do {
+            let made = try makeAnalyzers()
+            precondition(made.tones.isEmpty || made.tones.count == engine.channels, "one analyzer per channel, or none")
+            precondition(made.messages.isEmpty || made.messages.count == engine.channels,
+                         "one message analyzer per channel, or none")
+            analyzers = made.tones
+            messageAnalyzers = made.messages
+        } catch {
+            setupError = error
+        }
+        ready.signal()
+        if setupError != nil { return }
         Denormals.flushToZeroOnThisThread()
         // Analysis can lag (the ring holds seconds); audio cannot. With
         // real-time scheduling JACK's thread preempts us anyway; without it
@@ -86,39 +133,45 @@ final class AnalysisWorker: @unchecked Sendable {
         // from taking a core a process callback is waiting for.
         ProcessBridge.reniceCallingThread(Self.niceValue)
         var reportedXruns = 0, reportedOverflows = 0
-        defer { finished.store(true, ordering: .releasing) }
         let profiles = bridge.callbackProfile != nil
         var lastProfileNs = DispatchTime.now().uptimeNanoseconds
-        let intervalNs = UInt64(max(1e5, min(wakeIntervalSeconds, Double(Self.maximumWaitMilliseconds) / 1000) * 1e9))
-        var nextWakeNs = DispatchTime.now().uptimeNanoseconds + intervalNs
+        let hopNs = UInt64(max(1e5, min(wakeIntervalSeconds, Double(Self.maximumWaitMilliseconds) / 1000) * 1e9))
+        let settlingNs = min(hopNs, UInt64(Self.settlingWakeMilliseconds) * 1_000_000)
+        let idleNs = max(hopNs, UInt64(Self.idleWakeMilliseconds) * 1_000_000)
+        // A whole window of zeros on every input: its reports are all "no tone".
+        let idleAfterFrames = analyzers.first?.windowFrames ?? Int.max
+        // Without tone analyzers there is no first reading to hurry.
+        var settledReported = analyzers.isEmpty
+        var nextWakeNs = DispatchTime.now().uptimeNanoseconds
         while !stopRequested.load(ordering: .acquiring) {
             // Fixed steps, so the wakes do not drift; after a long stall, start again from now.
             let nowNs = DispatchTime.now().uptimeNanoseconds
             if nextWakeNs > nowNs {
                 bridge.wait(timeoutMilliseconds: Int((nextWakeNs - nowNs + 999_999) / 1_000_000))
             }
+            settledReported = drain() || settledReported
+            let idle = zeroRuns.allSatisfy { $0 >= idleAfterFrames }
+            let intervalNs = idle ? idleNs : settledReported ? hopNs : settlingNs
             let afterNs = DispatchTime.now().uptimeNanoseconds
             nextWakeNs = nextWakeNs + intervalNs > afterNs ? nextWakeNs + intervalNs : afterNs + intervalNs
-            drain()
             let xruns = bridge.xruns
             let overflows = totals().overflows
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns
                 reportedOverflows = overflows
-                publish(.trouble(xruns: xruns, overflows: overflows,
+                outbox.append(.trouble(xruns: xruns, overflows: overflows,
                                  droppedFrames: totals().droppedFrames))
             }
             if profiles {
                 let nowNs = DispatchTime.now().uptimeNanoseconds
                 if Double(nowNs - lastProfileNs) >= Self.profileIntervalSeconds * 1e9, let profile = bridge.callbackProfile {
                     lastProfileNs = nowNs
-                    publish(.callbackProfile(profile))
+                    outbox.append(.callbackProfile(profile))
                 }
             }
-            if bridge.isShutdown {
-                publish(.serverGone)
-                return
-            }
+            if bridge.isShutdown { outbox.append(.serverGone) }
+            handOver()
+            if bridge.isShutdown { return }
         }
     }
 
@@ -132,7 +185,9 @@ final class AnalysisWorker: @unchecked Sendable {
         }
     }
 
-    private func drain() {
+    /// Analyses what the rings hold. Returns whether a settled report went out.
+    private func drain() -> Bool {
+        var settledReported = false
         for channel in 0..<engine.channels {
             let analyzer = analyzers.isEmpty ? nil : analyzers[channel]
             let messages = messageAnalyzers.isEmpty ? nil : messageAnalyzers[channel]
@@ -142,23 +197,43 @@ final class AnalysisWorker: @unchecked Sendable {
                     // Both hear of the gap: a window or a modem frame across it is dropped.
                     analyzer?.skip(frames: gap.frames)
                     messages?.skip(frames: gap.frames)
+                    zeroRuns[channel] = 0
                     continue
                 }
                 if count == 0 { break }
                 let block = UnsafeBufferPointer(start: scratch, count: count)
+                zeroRuns[channel] = Self.zeroRun(after: zeroRuns[channel], of: block)
                 analyzer?.process(block) { report in
                     var report = report
                     report.channel = channel
                     // A window that began before the connections were made holds the time before the signal.
                     let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - (analyzer?.windowFrames ?? 0)
                     report.settled = windowStart >= settledFromFrame.load(ordering: .acquiring)
-                    publish(.report(report))
+                    if report.settled { settledReported = true }
+                    outbox.append(.report(report))
                 }
                 if let messages {
                     messages.process(block) { _ in }
-                    for event in messages.takeEvents() { publish(.message(event, channel: channel)) }
+                    for event in messages.takeEvents() { outbox.append(.message(event, channel: channel)) }
                 }
+                // Block by block: a worker catching up (the ring holds seconds) publishes as it goes.
+                handOver()
             }
         }
+        return settledReported
+    }
+
+    /// Publishes the events gathered so far, as one batch.
+    private func handOver() {
+        guard !outbox.isEmpty else { return }
+        publish(outbox)
+        outbox = []
+    }
+
+    /// The run of ±0 samples at the end of the stream after `block`, given the run before it.
+    static func zeroRun(after run: Int, of block: UnsafeBufferPointer<Float>) -> Int {
+        // From the end: audio ends the search at once; silence costs one pass.
+        guard let newestNonZero = block.lastIndex(where: { $0 != 0 }) else { return run + block.count }
+        return block.count - 1 - newestNonZero
     }
 }

@@ -11,11 +11,13 @@ extension Node {
     /// - Parameters:
     ///   - samples: at the node's sample rate.
     ///   - timeoutSeconds: give up after this long (a stopped server, say).
+    ///   - shouldStop: polled every 5 ms; true gives up (a signal).
     /// - Returns: whether every sample went out.
     /// Main thread (or any one thread at a time: the queue has one producer).
     @discardableResult
-    public func play(_ samples: [Float], timeoutSeconds: Double? = nil) async -> Bool {
-        await engine.play(samples, timeoutSeconds: timeoutSeconds)
+    public func play(_ samples: [Float], timeoutSeconds: Double? = nil,
+                     shouldStop: @Sendable () -> Bool = { false }) async -> Bool {
+        await engine.play(samples, timeoutSeconds: timeoutSeconds, shouldStop: shouldStop)
     }
 }
 
@@ -23,13 +25,14 @@ extension Engine {
     /// `Node.play`, for a task that holds only the engine (`run --send`).
     /// One caller at a time: the queue has one producer.
     @discardableResult
-    public func play(_ samples: [Float], timeoutSeconds: Double? = nil) async -> Bool {
+    public func play(_ samples: [Float], timeoutSeconds: Double? = nil,
+                     shouldStop: @Sendable () -> Bool = { false }) async -> Bool {
         let engine = self
         let start = engine.player.enqueuedFrames
         var queued = 0
         let limit = timeoutSeconds ?? (Double(samples.count) / engine.sampleRateHz + 10)
         let deadline = Date().addingTimeInterval(limit)
-        while Date() < deadline {
+        while Date() < deadline && !shouldStop() {
             if queued < samples.count {
                 queued += samples.withUnsafeBufferPointer { all in
                     engine.player.enqueue(UnsafeBufferPointer(rebasing: all[queued...]))

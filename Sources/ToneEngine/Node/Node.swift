@@ -8,14 +8,15 @@ import ToneJack
 /// the JACK thread, the analysis worker, and the event stream.
 ///
 /// Start-up order follows jack2's simple_client: open → check settings against
-/// the server → plan the FFT → register ports → install callbacks → activate →
-/// connect. Main thread only.
+/// the server → register ports → install callbacks → activate → connect; the
+/// worker plans the FFTs meanwhile on its own thread, and the pretty names
+/// are set last, so neither delays the first reading. Main thread only.
 public final class Node {
     public let client: JackClient
     public let engine: Engine
     public let settings: NodeSettings
     /// Reports and notices from the worker; finishes when the node stops.
-    public let events: AsyncStream<NodeEvent>
+    public let events: NodeEvents
     /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`);
     /// empty for a port `settings.ports` leaves out.
     public let inputPortName: String
@@ -28,7 +29,7 @@ public final class Node {
 
     private let bridge: ProcessBridge
     private let worker: AnalysisWorker
-    private let continuation: AsyncStream<NodeEvent>.Continuation
+    private let continuation: AsyncStream<[NodeEvent]>.Continuation
     private var stopped = false
 
     /// - Parameter profilesCallback: time the process callback
@@ -39,14 +40,6 @@ public final class Node {
         // The settings' one check (a `SettingsProblem`, not a JACK error); what
         // needs no rate was checked before (command line, session file) too.
         if let problem = settings.problems(sampleRateHz: sampleRateHz).first { throw problem }
-        // One analyser per input channel, each with its own FFT plans and window.
-        let channelCount = max(1, settings.channels)
-        let analyzers = !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
-            try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
-        }
-        let messageAnalyzers = !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
-            try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
-        }
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.levelAmplitude, muted: settings.muted,
                             a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
@@ -61,15 +54,6 @@ public final class Node {
             ports.contains(.audioOut) ? try client.registerAudioPort($0.output, isInput: false) : nil
         }
         let midiPort = ports.contains(.midiIn) ? try client.registerMidiInputPort("midi_in") : nil
-        if settings.usesMetadata {
-            // Bounded (1 s): a wedged metadata store costs a warning, not the node.
-            let named: [(port: OpaquePointer, name: String)] = zip(shortNames, zip(inPorts, outPorts)).flatMap { names, pair in
-                [pair.0.map { ($0, "ToneNode analyser " + names.prettyInput) },
-                 pair.1.map { ($0, "ToneNode tone " + names.prettyOutput) }].compactMap { $0 }
-            } + (midiPort.map { [($0, "ToneNode MIDI input")] } ?? [])
-            client.setPrettyNames(client: "ToneNode", ports: named)
-        }
-
         // The worker keeps its own clock, once per hop: a post from the
         // process callback is a syscall there and, without real-time
         // scheduling, lets the woken worker preempt the JACK thread before
@@ -81,22 +65,34 @@ public final class Node {
 
         // Bounded: a reader that stops (stdout nobody drains) costs the oldest
         // reports, counted, never memory or the worker's time.
-        let (events, continuation) = AsyncStream<NodeEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.queuedEventLimit))
+        let (events, continuation) = AsyncStream<[NodeEvent]>.makeStream(bufferingPolicy: .bufferingNewest(Self.queuedBatchLimit))
         self.client = client
         self.engine = engine
         self.settings = settings
         self.bridge = bridge
-        self.events = events
+        self.events = NodeEvents(batches: events)
         self.continuation = continuation
         inputPortNames = inPorts.compactMap { $0.map(client.fullName(of:)) }
         outputPortNames = outPorts.compactMap { $0.map(client.fullName(of:)) }
         inputPortName = inputPortNames.first ?? ""
         outputPortName = outputPortNames.first ?? ""
         midiInputPortName = midiPort.map(client.fullName(of:)) ?? ""
-        worker = AnalysisWorker(engine: engine, analyzers: analyzers, messageAnalyzers: messageAnalyzers,
-                                wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
-                                bridge: bridge) { event in
-            if case .dropped = continuation.yield(event) { Self.droppedEventCount.add(1, ordering: .relaxed) }
+        // The worker makes the analyzers (one per input channel, each with its
+        // own FFT plans and window) on its own thread, while this one
+        // registers, activates and connects: FFTW planning, even from wisdom,
+        // is a good part of the start-up (docs/measured.md).
+        let channelCount = max(1, settings.channels)
+        worker = AnalysisWorker(engine: engine, wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
+                                bridge: bridge, makeAnalyzers: {
+            AnalysisWorker.Analyzers(
+                tones: !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
+                    try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
+                },
+                messages: !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
+                    try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
+                })
+        }) { batch in
+            if case .dropped(let lost) = continuation.yield(batch) { Self.droppedEventCount.add(lost.count, ordering: .relaxed) }
         }
         worker.start()
 
@@ -115,18 +111,29 @@ public final class Node {
             }
             // Connections take effect from the next period or the one after;
             // windows from before then are not readings of the signal.
-            worker.markSettled(fromFrame: (Int(bridge.cycles) + 2) * client.bufferFrames)
+            let settledFromFrame = (Int(bridge.cycles) + 2) * client.bufferFrames
+            try worker.waitUntilReady()
+            worker.markSettled(fromFrame: settledFromFrame)
         } catch {
             stop()
             throw error
+        }
+        // After the connections, so the first readings do not wait for it.
+        if settings.usesMetadata {
+            // Bounded (1 s): a wedged metadata store costs a warning, not the node.
+            let named: [(port: OpaquePointer, name: String)] = zip(shortNames, zip(inPorts, outPorts)).flatMap { names, pair in
+                [pair.0.map { ($0, "ToneNode analyser " + names.prettyInput) },
+                 pair.1.map { ($0, "ToneNode tone " + names.prettyOutput) }].compactMap { $0 }
+            } + (midiPort.map { [($0, "ToneNode MIDI input")] } ?? [])
+            client.setPrettyNames(client: "ToneNode", ports: named)
         }
     }
 
     deinit { stop() }
 
-    /// Events (reports, notices) queued for the owner at most; about 10 s of
-    /// reports at the default hop.
-    public static let queuedEventLimit = 1024
+    /// Batches of events (reports, notices; one batch per wake of the worker)
+    /// queued for the owner at most: about 10 s of reports at the default hop.
+    public static let queuedBatchLimit = 1024
     private static let droppedEventCount = Atomic<Int>(0)
     /// Events dropped, by every node of this process, because the owner did
     /// not take them in time (its output blocked).

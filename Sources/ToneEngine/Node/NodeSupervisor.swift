@@ -9,7 +9,9 @@ import ToneJack
 /// The first start is the user's: any error there is thrown as it is. After
 /// that, when the server goes away (the shutdown callback only sets a flag;
 /// the worker notices it and the node is closed here, on the caller's task),
-/// the supervisor retries every `retryIntervalSeconds` until a server of that
+/// the supervisor tries at once (a client the server dropped while it lives
+/// is back within a second), then every `retryIntervalSeconds`, never sooner
+/// than that after the last open, until a server of that
 /// name answers again — at whatever sample rate and period it now has — then
 /// opens a new node with the same settings, and restores every connection the
 /// old ports had (whoever made them). Connections whose other end does not
@@ -80,6 +82,7 @@ public final class NodeSupervisor {
     /// new server's Nyquist frequency).
     public func run(_ handle: (Event) -> Void) async throws -> Outcome {
         var node = try Node(settings: live.settings, profilesCallback: profilesCallback)
+        var openedAt = Date()
         var timeOffsetSeconds = 0.0
         var reconnected = false
         var pending: [NodeConnection] = []
@@ -137,8 +140,10 @@ public final class NodeSupervisor {
             guard serverGone, !stopSwitch.isRequested else { return .stopped }
             handle(.serverGone(retrying: reconnect))
             guard reconnect else { return .serverGone }
-            guard let reopened = try await reopen() else { return .stopped }
+            guard let reopened = try await reopen(notBefore: openedAt.addingTimeInterval(retryIntervalSeconds))
+            else { return .stopped }
             node = reopened
+            openedAt = Date()
             reconnected = true
             pending = node.restore(Set(connections + pending).sorted())
         }
@@ -146,19 +151,22 @@ public final class NodeSupervisor {
 
     /// A new node with the same settings once a server answers; nil when a
     /// stop was requested first. Connections are restored by the caller, so
-    /// the settings' own connections are left to it.
-    private func reopen() async throws -> Node? {
+    /// the settings' own connections are left to it. The first try is at
+    /// `notBefore` (at once when that has passed: a node dropped again and
+    /// again is re-opened at most once per interval), then one per interval.
+    private func reopen(notBefore: Date) async throws -> Node? {
         var settings = live.settings
         settings.connectIn = []
         settings.connectOut = []
         settings.loopback = false
         settings.connectMidi = []
+        var deadline = notBefore
         while !stopSwitch.isRequested {
-            let deadline = Date().addingTimeInterval(retryIntervalSeconds)
             while Date() < deadline {
                 if stopSwitch.isRequested { return nil }
                 try? await Task.sleep(for: .milliseconds(50))
             }
+            deadline = Date().addingTimeInterval(retryIntervalSeconds)
             guard JackClient.serverIsReachable(serverName: settings.serverName) else { continue }
             do {
                 return try Node(settings: settings, profilesCallback: profilesCallback)

@@ -1,5 +1,7 @@
 import Synchronization
 import ToneCore
+import ToneDSP
+import ToneJack
 
 /// The real-time half of `tonenode measure`: plays a stimulus rendered in
 /// advance on each channel's output and records each channel's input from
@@ -27,13 +29,36 @@ public final class MeasureEngine: @unchecked Sendable {
     public let channels: Int
     private let armed = Atomic<Bool>(false)
     private let recordedFrames = Atomic<Int>(0)
+    /// The MIDI messages to send (`--what midi`), in frame order: frame, and the message as the bridge takes it.
+    private let midiFrames: UnsafeMutablePointer<Int>
+    private let midiEvents: UnsafeMutablePointer<MIDIEvent>
+    private let midiCount: Int
+    /// Room in the bridge's outgoing events per period.
+    private let midiOutCapacity: Int
+    /// The next message to send. Audio thread only (behind a pointer: no class-property access on the RT path).
+    private let midiCursor: UnsafeMutablePointer<Int>
 
     public convenience init(stimulus: [Float], recordingFrames: Int) {
         self.init(stimuli: [stimulus], recordingFrames: recordingFrames)
     }
 
-    /// - Parameter stimuli: one per channel (at least one), each as long as the first (shorter ones end in silence).
-    public init(stimuli: [[Float]], recordingFrames: Int) {
+    /// - Parameters:
+    ///   - stimuli: one per channel (at least one), each as long as the first (shorter ones end in silence).
+    ///   - midiMessages: sent on the MIDI output at their frames (frame 0: the stimulus's first frame).
+    ///   - midiOutCapacity: messages the bridge takes per period.
+    public init(stimuli: [[Float]], recordingFrames: Int, midiMessages: [TimedMIDIMessage] = [],
+                midiOutCapacity: Int = ProcessBridge.maximumMIDIEvents) {
+        let messages = midiMessages.sorted { $0.frame < $1.frame }
+        midiCount = messages.count
+        midiFrames = .allocate(capacity: max(1, messages.count))
+        midiEvents = .allocate(capacity: max(1, messages.count))
+        for (index, message) in messages.enumerated() {
+            midiFrames[index] = message.frame
+            midiEvents[index] = MIDIEvent(time: 0, size: 3, data: (message.status, message.data1, message.data2, 0))
+        }
+        self.midiOutCapacity = midiOutCapacity
+        midiCursor = .allocate(capacity: 1)
+        midiCursor.initialize(to: 0)
         channels = max(1, stimuli.count)
         stimulusFrames = stimuli.first?.count ?? 0
         let played = UnsafeMutablePointer<Float>.allocate(capacity: max(1, channels * stimulusFrames))
@@ -50,6 +75,9 @@ public final class MeasureEngine: @unchecked Sendable {
     deinit {
         stimulus.deallocate()
         recordingBuffer.deallocate()
+        midiFrames.deallocate()
+        midiEvents.deallocate()
+        midiCursor.deallocate()
     }
 
     /// Starts playback and recording at the next period. Main thread.
@@ -81,16 +109,20 @@ public final class MeasureEngine: @unchecked Sendable {
     }
 
     /// One JACK period of every channel (`channels` may be fewer than the
-    /// engine's; missing buffers are skipped). Audio thread only.
-    @_noLocks
+    /// engine's; missing buffers are skipped), and the MIDI messages due in
+    /// it into `midiOut` (nil: no MIDI output). Audio thread only.
+    /// - Returns: the MIDI messages written to `midiOut`.
+    @_noLocks @discardableResult
     public func render(inputs: UnsafePointer<UnsafePointer<Float>?>, outputs: UnsafePointer<UnsafeMutablePointer<Float>?>,
-                       channels count: Int, frames: Int) {
+                       channels count: Int, frames: Int, midiOut: UnsafeMutablePointer<MIDIEvent>? = nil) -> Int {
         let used = min(count, channels)
         guard armed.load(ordering: .acquiring) else {
             for channel in 0..<used { if let output = outputs[channel] { for index in 0..<frames { output[index] = 0 } } }
-            return
+            return 0
         }
         let position = recordedFrames.load(ordering: .relaxed)
+        var midiWritten = 0
+        if let midiOut { midiWritten = sendMIDI(into: midiOut, from: position, frames: frames) }
         // Every input before any output: a loop from one of our outputs to
         // one of our inputs may share one buffer.
         var recordCount = 0
@@ -101,6 +133,29 @@ public final class MeasureEngine: @unchecked Sendable {
             if let output = outputs[channel] { play(channel: channel, output: output, from: position, frames: frames) }
         }
         if recordCount > 0 { recordedFrames.store(position + recordCount, ordering: .releasing) }
+        return midiWritten
+    }
+
+    /// The scheduled messages with frames in `position ..< position + frames`
+    /// into `out`, each at its frame of the period; returns how many. Audio thread only.
+    @_noLocks
+    private func sendMIDI(into out: UnsafeMutablePointer<MIDIEvent>, from position: Int, frames: Int) -> Int {
+        let count = midiCount, capacity = midiOutCapacity, due = midiFrames, events = midiEvents
+        var written = 0
+        var cursor = midiCursor.pointee
+        while cursor < count {
+            let frame = due[cursor]
+            if frame >= position + frames { break }
+            // A message before `position` was due while the recording stood still: it is late, not sent.
+            if frame >= position, written < capacity {
+                out[written] = events[cursor]
+                out[written].time = UInt32(frame - position)
+                written += 1
+            }
+            cursor += 1
+        }
+        midiCursor.pointee = cursor
+        return written
     }
 
     /// Copies `input` into the channel's recording; returns the frames copied. Audio thread only.

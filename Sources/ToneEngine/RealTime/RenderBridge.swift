@@ -30,7 +30,9 @@ private func engineRender(_ context: UnsafeMutableRawPointer?,
                           _ channels: UInt32,
                           _ frames: UInt32,
                           _ midi: UnsafeRawPointer?,
-                          _ midiCount: UInt32) {
+                          _ midiCount: UInt32,
+                          _ midiOut: UnsafeMutableRawPointer?,
+                          _ midiOutCount: UnsafeMutablePointer<UInt32>?) {
     guard let context, let inputs, let outputs, channels >= 1 else { return }
     // safe: the bridge hands `midiCount` events of `MIDIEvent`'s layout
     // (checked when it was made), written before this call.
@@ -41,7 +43,7 @@ private func engineRender(_ context: UnsafeMutableRawPointer?,
     }
 }
 
-/// Every channel into `MeasureEngine.render(inputs:…)`; the measure client has no MIDI port.
+/// Every channel into `MeasureEngine.render(inputs:…)`, and its scheduled MIDI notes out (`--what midi`).
 @_noLocks
 private func measureEngineRender(_ context: UnsafeMutableRawPointer?,
                                  _ inputs: UnsafePointer<UnsafePointer<Float>?>?,
@@ -49,10 +51,17 @@ private func measureEngineRender(_ context: UnsafeMutableRawPointer?,
                                  _ channels: UInt32,
                                  _ frames: UInt32,
                                  _ midi: UnsafeRawPointer?,
-                                 _ midiCount: UInt32) {
+                                 _ midiCount: UInt32,
+                                 _ midiOut: UnsafeMutableRawPointer?,
+                                 _ midiOutCount: UnsafeMutablePointer<UInt32>?) {
     guard let context, let inputs, let outputs, channels >= 1 else { return }
+    // safe: the bridge hands room for `maximumMIDIEvents` events of `MIDIEvent`'s
+    // layout (checked when it was made), or nil without a MIDI output port.
+    let outgoing = midiOut?.assumingMemoryBound(to: MIDIEvent.self)
     Unmanaged<MeasureEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {
-        $0.render(inputs: inputs, outputs: outputs, channels: Int(channels), frames: Int(frames))
+        let written = $0.render(inputs: inputs, outputs: outputs, channels: Int(channels), frames: Int(frames),
+                                midiOut: outgoing)
+        midiOutCount?.pointee = UInt32(written)
     }
 }
 
@@ -64,7 +73,9 @@ private func linkEngineRender(_ context: UnsafeMutableRawPointer?,
                               _ channels: UInt32,
                               _ frames: UInt32,
                               _ midi: UnsafeRawPointer?,
-                              _ midiCount: UInt32) {
+                              _ midiCount: UInt32,
+                              _ midiOut: UnsafeMutableRawPointer?,
+                              _ midiOutCount: UnsafeMutablePointer<UInt32>?) {
     guard let context, let inputs, let outputs, channels >= 1,
           let input = inputs[0], let output = outputs[0] else { return }
     Unmanaged<LinkEngine>.fromOpaque(context)._withUnsafeGuaranteedRef {

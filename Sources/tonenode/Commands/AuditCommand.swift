@@ -39,15 +39,13 @@ struct AuditCommand: ParsableCommand {
         var settings = ChainRecorder.Settings()
         jack.place(&settings)
         let auditor = try PathAuditor(settings)
-        let watcher = SignalWatcher { auditor.restoreGraph() }
-        defer { watcher.cancel() }
         var index = 0
         let results = try auditor.audit(makeSignal: { rate in
             var plan = MeasurementSignal.Plan(sampleRateHz: rate)
             plan.sweepSeconds = sweepSeconds
             plan.toneSeconds = 0.5
             return MeasurementSignal(plan: try plan.validated())
-        }, each: { result in
+        }, shouldStop: { SignalWatcher.isStopRequested }, each: { result in
             index += 1
             Console.out(json ? AuditFormatter.json(result, index: index) : AuditFormatter.text(result, index: index))
         })

@@ -36,9 +36,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         // Watched from the start: a signal stops the node and, above all, the
         // private jackd this may start (else it would outlive the demo).
-        let stop = StopRelay()
-        let signals = SignalWatcher(onSignal: stop.request)
-        defer { signals.cancel() }
+        SignalWatcher.endsOnSignal()
         var privateServer: PrivateJackServer?
         var serverName = server
         if !JackClient.serverIsReachable(serverName: server) {
@@ -50,7 +48,7 @@ struct DemoCommand: AsyncParsableCommand {
             Console.err("started jackd '\(started.name)' (pid \(started.pid)), 48000 Hz, 256 frames/period")
         }
         defer { privateServer?.stop() }
-        if stop.isRequested { return }
+        if SignalWatcher.isStopRequested { return }
 
         var settings = NodeSettings()
         settings.clientName = name
@@ -60,8 +58,8 @@ struct DemoCommand: AsyncParsableCommand {
         settings.hopFrames = 1024
         let node = try Node(settings: settings)
         defer { node.stop() }
-        stop.attach(node.stopRequester)
-        Console.onOutputFailure(stop.request)
+        SignalWatcher.endsOnSignal(node.stopRequester)
+        Console.onOutputFailure(node.stopRequester)
         let rate = Double(node.client.sampleRateHz)
         Console.err("client '\(node.client.name)': \(node.outputPortName) → \(node.inputPortName)")
 
@@ -71,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
         var failures = 0
         var iterator = node.events.makeAsyncIterator()
         for tone in tones {
-            if stop.isRequested { return }
+            if SignalWatcher.isStopRequested { return }
             node.engine.setFrequency(tone)
             // Reports count from the first frame the node captured; skip
             // windows that still hold the previous tone or the ramp.
@@ -83,7 +81,7 @@ struct DemoCommand: AsyncParsableCommand {
                     readings.append(report.reading)
                 }
             }
-            if stop.isRequested { return }
+            if SignalWatcher.isStopRequested { return }
             let verdict = plan.judge(played: tone, levelDBFS: level, readings: readings)
             if !verdict.ok { failures += 1 }
             Console.out(verdict.line)

@@ -63,12 +63,10 @@ struct LinkCommand: ParsableCommand {
         jack.place(&settings)
         settings.plays = !listen
         settings.levelDBFS = level
-        let stop = StopRelay()
-        let watcher = SignalWatcher { stop.request() }
-        defer { watcher.cancel() }
+        SignalWatcher.endsOnSignal()
         let started = Date()
         let deadline = duration.map { started.addingTimeInterval($0) }
-        let shouldStop = { stop.isRequested || deadline.map { Date() >= $0 } ?? false }
+        let shouldStop = { SignalWatcher.isStopRequested || deadline.map { Date() >= $0 } ?? false }
         var output = LinkOutput(json: json, oneWay: listen)
         var failure: Error?
         while !shouldStop() {

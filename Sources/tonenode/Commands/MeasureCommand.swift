@@ -44,12 +44,21 @@ struct MeasureCommand: ParsableCommand {
     var maxLatency = 0.5
 
     @Option(name: .customLong("what"), help: ArgumentHelp(
-        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), crosstalk (with --channels: each output driven alone, every input read), or all (all but crosstalk).",
+        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), crosstalk (with --channels: each output driven alone, every input read), midi (MIDI-to-audio latency and jitter of a synth: --midi-notes notes 0.25 s apart on midi_out, which --connect-midi connects; the onset of each answer on `in` to a fraction of a frame), or all (all but crosstalk and midi).",
         valueName: "list"))
     var whatList = MeasureSelection.default.defaultValueDescription
 
     /// `--what`, parsed (checked in `validate`).
     var what: MeasureSelection { MeasureSelection(argument: whatList) ?? .default }
+
+    @Option(name: .customLong("connect-midi"), help: ArgumentHelp(
+        "With --what midi: connect our MIDI output midi_out to this port (the synth's MIDI input; repeatable).",
+        valueName: "port"))
+    var connectMidi: [String] = []
+
+    @Option(name: .customLong("midi-notes"), parsing: .unconditional, help: ArgumentHelp(
+        "With --what midi: notes to send (1…4096), one every 0.25 s (middle C, velocity 100, channel 1).", valueName: "n"))
+    var midiNotes = 32
 
     @Option(help: ArgumentHelp(
         "Channels to play and record (1…8). With more than one the ports are in_1…, out_1…, and the k-th --connect-in/--connect-out name goes to the k-th port; the other measurements use channel 1.",
@@ -91,6 +100,10 @@ struct MeasureCommand: ParsableCommand {
         if MeasureSelection(argument: whatList)?.contains(.crosstalk) == true && channels < 2 {
             throw ValidationError("--what crosstalk needs --channels 2 or more")
         }
+        guard (1...4096).contains(midiNotes) else { throw ValidationError("--midi-notes must be from 1 to 4096") }
+        if MeasureSelection(argument: whatList)?.contains(.midi) == true && connectMidi.isEmpty {
+            throw ValidationError("--what midi needs --connect-midi PORT (the MIDI input of the synth under test)")
+        }
         // A plain string, checked here: ArgumentParser's own message for a bad enum list spans several lines.
         guard MeasureSelection(argument: whatList) != nil else {
             throw ValidationError("--what takes a comma-separated list of "
@@ -110,6 +123,12 @@ struct MeasureCommand: ParsableCommand {
         if what.contains(.noise) { plan.noiseSeconds = 1 }
         if what.contains(.imd) { plan.imdSeconds = 1 }
         if what.contains(.crosstalk) { plan.crosstalkChannels = channels }
+        if what.contains(.midi) { plan.midiNotes = midiNotes }
+        if what.isMIDIOnly {
+            // Nothing goes through an audio chain: the sweep and the tone shrink to their shortest.
+            plan.sweepSeconds = MeasurementSignal.Plan.sweepSecondsRange.lowerBound
+            plan.toneSeconds = MeasurementSignal.Plan.toneSecondsRange.lowerBound
+        }
         return try plan.validated()
     }
 
@@ -119,14 +138,20 @@ struct MeasureCommand: ParsableCommand {
         jack.place(&settings)
         settings.loopback = loopback
         settings.channels = channels
+        settings.midiOutput = what.contains(.midi)
+        settings.connectMIDI = connectMidi
+        settings.requiresAudioOutput = !what.isMIDIOnly
         let recorded = try ChainRecorder.record(settings, makeSignal: { rate in
             MeasurementSignal(plan: try plan(sampleRateHz: rate))
         }, opened: { client, input, output in
             Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                         + "ports \(input) (in), \(output) (out); measuring…")
             jack.renameWarnings(actualName: client.name).forEach { Console.err($0) }
-        })
-        let (measurement, harmonics, levels, noise, imd) = try recorded.recording.withUnsafeBufferPointer { recording in
+        }, shouldStop: { SignalWatcher.isStopRequested })
+        let (measurement, harmonics, levels, noise, imd, midi) = try recorded.recording.withUnsafeBufferPointer { recording in
+            let midi = what.contains(.midi) ? try MIDILatencyAnalyzer.analyze(recorded.signal, recording: recording) : nil
+            guard !what.isMIDIOnly else { return (ChainMeasurement?.none, HarmonicAnalysis?.none, LevelSweep?.none,
+                                                  NoiseMeasurement?.none, IntermodulationMeasurement?.none, midi) }
             let deconvolution = try SweepDeconvolution(recorded.signal, recording: recording)
             let measurement = try ChainAnalyzer.analyze(recorded.signal, recording: recording, deconvolution: deconvolution)
             let harmonics = what.contains(.harmonics)
@@ -142,23 +167,27 @@ struct MeasureCommand: ParsableCommand {
             let imd = what.contains(.imd)
                 ? try IntermodulationAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
                 : nil
-            return (measurement, harmonics, levels, noise, imd)
+            return (measurement, harmonics, levels, noise, imd, midi)
         }
         let crosstalk = what.contains(.crosstalk) ? try Self.crosstalk(recorded) : nil
         if json {
-            var line = MeasureFormatter.jsonObject(measurement, clientName: recorded.clientName,
-                                                   periodFrames: recorded.periodFrames, xruns: recorded.xruns)
+            var line = measurement.map {
+                MeasureFormatter.jsonObject($0, clientName: recorded.clientName, periodFrames: recorded.periodFrames,
+                                            xruns: recorded.xruns)
+            } ?? MeasureFormatter.jsonHeader(clientName: recorded.clientName, sampleRateHz: recorded.sampleRateHz,
+                                             periodFrames: recorded.periodFrames, xruns: recorded.xruns)
             if let harmonics { line.add("harmonics", MeasureFormatter.json(harmonics)) }
             if let levels { line.add("levels", MeasureFormatter.json(levels)) }
             if let noise { line.add("noise", MeasureFormatter.json(noise)) }
             if let imd { line.add("imd", MeasureFormatter.json(imd)) }
             if let crosstalk { line.add("crosstalk", MeasureFormatter.json(crosstalk)) }
+            if let midi { line.add("midi", MeasureFormatter.json(midi)) }
             Console.out(line.description)
         } else {
             var sections: [String] = []
-            if what.contains(.response) {
+            if let measurement, what.contains(.response) {
                 sections.append(MeasureFormatter.human(measurement, periodFrames: recorded.periodFrames, xruns: recorded.xruns))
-            } else {
+            } else if let measurement {
                 sections.append(String(format: "latency     %12.3f frames  %9.4f ms", measurement.latencyFrames, measurement.latencyMs))
             }
             if let harmonics { sections.append(MeasureFormatter.human(harmonics)) }
@@ -166,13 +195,17 @@ struct MeasureCommand: ParsableCommand {
             if let noise { sections.append(MeasureFormatter.human(noise)) }
             if let imd { sections.append(MeasureFormatter.human(imd)) }
             if let crosstalk { sections.append(MeasureFormatter.human(crosstalk)) }
+            if let midi { sections.append(MeasureFormatter.human(midi)) }
             Console.out(sections.joined(separator: "\n"))
         }
         if recorded.xruns > 0 {
             Console.err("warning: the server reported \(recorded.xruns) xrun(s) during the measurement; if a figure looks wrong, measure again")
         }
+        if recorded.midiDropped > 0 {
+            Console.err("warning: \(recorded.midiDropped) MIDI message(s) could not be sent; the MIDI figures miss those notes")
+        }
         if let plot {
-            if what.contains(.response) { try PlotOption.write(ResponsePlot.svg(measurement), to: plot) }
+            if let measurement, what.contains(.response) { try PlotOption.write(ResponsePlot.svg(measurement), to: plot) }
             // The first measurement chosen gets the file named; the others a file next to it each.
             let first = what.kinds.first
             if let harmonics {
@@ -183,9 +216,21 @@ struct MeasureCommand: ParsableCommand {
                 let path = first == .levels ? plot : PlotOption.sibling(of: plot, named: "levels")
                 try PlotOption.write(LevelsPlot.svg(levels), to: path)
             }
+            if let noise {
+                let path = first == .noise ? plot : PlotOption.sibling(of: plot, named: "noise")
+                try PlotOption.write(NoisePlot.svg(noise), to: path)
+            }
+            if let imd {
+                let path = first == .imd ? plot : PlotOption.sibling(of: plot, named: "imd")
+                try PlotOption.write(IntermodulationPlot.svg(imd), to: path)
+            }
             if let crosstalk {
                 let path = first == .crosstalk ? plot : PlotOption.sibling(of: plot, named: "crosstalk")
                 try PlotOption.write(CrosstalkPlot.svg(crosstalk), to: path)
+            }
+            if let midi {
+                let path = first == .midi ? plot : PlotOption.sibling(of: plot, named: "midi")
+                try PlotOption.write(MIDILatencyPlot.svg(midi), to: path)
             }
         }
     }

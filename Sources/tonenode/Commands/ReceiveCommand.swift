@@ -54,9 +54,8 @@ struct ReceiveCommand: AsyncParsableCommand {
         settings.ports = Self.ports
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
-        let signals = SignalWatcher(onSignal: stop)
+        SignalWatcher.endsOnSignal(stop)
         Console.onOutputFailure(stop)
-        defer { signals.cancel() }
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }
         var delivered = 0

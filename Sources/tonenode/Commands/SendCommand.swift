@@ -51,7 +51,8 @@ struct SendCommand: AsyncParsableCommand {
         }
         let rate = node.engine.sampleRateHz
         let samples = try Transmission.render(message, profile: profile, sampleRateHz: rate, levelDBFS: level)
-        guard await node.play(samples) else {
+        guard await node.play(samples, shouldStop: { SignalWatcher.isStopRequested }) else {
+            if SignalWatcher.isStopRequested { throw ExitCode.failure }    // ends with 128 + signal
             throw ModemCommandError("the JACK server stopped taking samples before the message had gone out")
         }
         let frames = (message.count + ModemParameters.payloadBytesPerFrame - 1) / ModemParameters.payloadBytesPerFrame

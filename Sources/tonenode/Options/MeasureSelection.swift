@@ -18,6 +18,8 @@ struct MeasureSelection: Equatable {
         case imd
         /// The crosstalk matrix (needs --channels 2…8; one sweep per channel more).
         case crosstalk
+        /// MIDI-to-audio latency and jitter of a synth (needs --connect-midi; 0.25 s per note).
+        case midi
 
         static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
     }
@@ -33,8 +35,8 @@ struct MeasureSelection: Equatable {
         var kinds: [Kind] = []
         for name in argument.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
-            // `all`: everything that needs no more than the one channel (crosstalk is asked for by name).
-            if trimmed == "all" { kinds += Kind.allCases.filter { $0 != .crosstalk }; continue }
+            // `all`: everything that needs no more than the one audio chain (crosstalk and midi are asked for by name).
+            if trimmed == "all" { kinds += Kind.allCases.filter { $0 != .crosstalk && $0 != .midi }; continue }
             guard let kind = Kind(rawValue: trimmed) else { return nil }
             kinds.append(kind)
         }
@@ -46,4 +48,8 @@ struct MeasureSelection: Equatable {
     static var allValueStrings: [String] { Kind.allCases.map(\.rawValue) + ["all"] }
 
     func contains(_ kind: Kind) -> Bool { kinds.contains(kind) }
+
+    /// Whether only `midi` is asked for: nothing goes through an audio chain,
+    /// so `out` need not be connected and the sweep and tone are not analysed.
+    var isMIDIOnly: Bool { kinds == [.midi] }
 }

@@ -19,7 +19,8 @@ struct JSONLine: CustomStringConvertible {
 
     private var body = ""
 
-    init() {}
+    /// Room for a report line up front, so adding fields does not regrow it.
+    init() { body.reserveCapacity(192) }
 
     /// `{…}`, the line without its newline.
     var description: String { "{" + body + "}" }
@@ -64,9 +65,13 @@ struct JSONLine: CustomStringConvertible {
         append(key, "[" + numbers.map { Self.number($0, style) }.joined(separator: ",") + "]")
     }
 
+    /// Appends in place (no temporary strings for the pieces): a live node writes one line per hop.
     private mutating func append(_ key: String, _ valueText: String) {
-        if !body.isEmpty { body += "," }
-        body += Self.quoted(key) + ":" + valueText
+        if !body.isEmpty { body.append(",") }
+        body.append("\"")
+        body.append(Self.oneLine(key, forJSON: true))
+        body.append("\":")
+        body.append(valueText)
     }
 
     // MARK: - Values
@@ -92,6 +97,12 @@ struct JSONLine: CustomStringConvertible {
     /// characters as backslash escapes. `forJSON` also escapes the quote and
     /// the backslash, and U+2028/U+2029; for people they stay as they are.
     static func oneLine(_ text: String, forJSON: Bool) -> String {
+        // Most text (every key, most values) is printable ASCII with nothing
+        // to escape: it is returned as it is, without a scalar-by-scalar copy.
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte < 0x7F && !(forJSON && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")))
+        }
+        if plain { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

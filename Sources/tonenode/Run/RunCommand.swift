@@ -67,13 +67,10 @@ struct RunCommand: AsyncParsableCommand {
         // Under a session manager: its client id names us, its file holds our settings.
         // Watch signals from the start, so one while joining a session or
         // opening the first client is a clean stop too.
-        let stop = StopRelay()
-        let signals = SignalWatcher(onSignal: stop.request)
-        defer { signals.cancel() }
-        Console.onOutputFailure(stop.request)
-        let nsm = try NSMJoin.join(settings: &settings, stopped: { stop.isRequested })
+        SignalWatcher.endsOnSignal()
+        let nsm = try NSMJoin.join(settings: &settings, stopped: { SignalWatcher.isStopRequested })
         defer { nsm?.client.stop() }
-        if nsm == nil && stop.isRequested { return }
+        if nsm == nil && SignalWatcher.isStopRequested { return }
         var osc: OSCServer?
         if let port = control.oscPort {
             do throws(OSCError) {
@@ -86,7 +83,9 @@ struct RunCommand: AsyncParsableCommand {
         defer { osc?.stop() }
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect,
                                         profilesCallback: profileCallback)
-        stop.attach(supervisor.stopRequester)
+        SignalWatcher.endsOnSignal(supervisor.stopRequester)
+        // Nothing goes to stdout before this: the reports come from the supervisor.
+        Console.onOutputFailure(supervisor.stopRequester)
         let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
         // With a live view and a person at the keyboard, the prompt lives below the view.
         let liveView = live ? LiveViewRenderer(prompt: isatty(STDIN_FILENO) == 1 ? ControlReader.prompt : nil) : nil

@@ -4,86 +4,121 @@ import Testing
 import ToneTestSupport
 
 extension JackServerTests {
-    /// Long mode only (TONENODE_LINK_RELAY=1): about 50 s, and at the edge of
-    /// what this bridge holds still. Measured on this machine: a +5 ms step
-    /// read as +4.942, +4.856 and +4.910 ms in three runs (the zita loop
-    /// itself wanders by a few frames, 0.05–0.1 ms, between the before and
-    /// after stretches), and three 30 ms bursts of dropped datagrams as 3
-    /// dropouts each time. Before the relay thread ran at real-time priority
-    /// the bridge never held still enough to measure.
-    @Suite("tonenode link against a relay that delays, jitters and drops (zita-njbridge)",
-           .enabled(if: ZitaLoop.isInstalled && ProcessInfo.processInfo.environment["TONENODE_LINK_RELAY"] == "1"))
+    /// zita-njbridge from A to B through a seeded UDP relay (delay 1 ms,
+    /// ±0.3 ms jitter in order), B looping back directly. Short mode (CI,
+    /// about 40 s): a +2 ms step, then three 30 ms bursts of dropped
+    /// datagrams. Long mode (`TONENODE_LINK_RELAY=1`, about 80 s): steps of
+    /// +5 ms and −3 ms, then bursts of 10, 30 and 100 ms. The relay's seed
+    /// is `TONENODE_LINK_RELAY_SEED` (default 15), reported with the figures.
+    @Suite("tonenode link against a relay that delays, jitters and drops (zita-njbridge)", .enabled(if: ZitaLoop.isInstalled))
     struct LinkRelayTests {
-        /// Readings so far that carry the probe, in order.
-        static func latencies(_ meter: LiveCommand) -> [Double] {
-            linkReadings(meter).compactMap { $0["latency_frames"] as? Double }
+        static let environment = ProcessInfo.processInfo.environment
+        static let isLong = environment["TONENODE_LINK_RELAY"] == "1"
+
+        /// Readings so far that carry the probe, in order: (time s, latency frames).
+        static func latencies(_ meter: LiveCommand) -> [(time: Double, frames: Double)] {
+            linkReadings(meter).compactMap { reading in
+                (reading["latency_frames"] as? Double).map { (reading["time_s"] as? Double ?? 0, $0) }
+            }
         }
 
-        static func median(_ values: some Collection<Double>) -> Double? {
-            let sorted = values.sorted()
-            return sorted.isEmpty ? nil : sorted[sorted.count / 2]
+        /// The latency once the bridge holds still: the mean of the last
+        /// `window` readings (5 s) after reading `readingIndex`, when they lie
+        /// within 1 frame of each other and the means of the window's two
+        /// halves differ by less than 0.2 frame (zita-n2j's two 0.05 Hz loops
+        /// take 15–25 s to bring a step over, overshooting, and the middle of
+        /// that approach can look flat for a few readings). Nil when it has
+        /// not held still within `timeoutSeconds`.
+        static func steadyLatency(_ meter: LiveCommand, after readingIndex: Int, window: Int = 15,
+                                  timeoutSeconds: Double) -> Double? {
+            var steady: Double?
+            _ = meter.waitUntil(timeoutSeconds: timeoutSeconds) { meter in
+                let readings = latencies(meter).dropFirst(readingIndex).suffix(window)
+                guard readings.count == window, let low = readings.map(\.frames).min(),
+                      let high = readings.map(\.frames).max(), high - low < 1 else { return false }
+                let frames = readings.map(\.frames)
+                let mean = { (part: ArraySlice<Double>) in part.reduce(0, +) / Double(part.count) }
+                guard abs(mean(frames.prefix(window / 2)) - mean(frames.suffix(window / 2))) < 0.2 else { return false }
+                steady = readings.map(\.frames).reduce(0, +) / Double(window)
+                return true
+            }
+            return steady
         }
 
-        @Test("a delay step is a latency change of the step's size; every dropped burst is one dropout")
+        @Test("every dropped burst is one dropout of its length; a delay step is a latency change of what the relay did (0.1 ms)")
         func relay() throws {
+            let seed = UInt64(Self.environment["TONENODE_LINK_RELAY_SEED"] ?? "") ?? 15
+            let burstsMs: [Double] = Self.isLong ? [10, 30, 100] : [30, 30, 30]
+            let stepsMs: [Double] = Self.isLong ? [5, -3] : [2]
             let (forward, back) = ZitaLoop.ports()
             let relayPort = back + 1
             var plan = UDPRelay.Plan()
             plan.delayMs = 1
             plan.jitterMs = 0.3
+            plan.seed = seed
             let relay = try UDPRelay(listenPort: relayPort, targetPort: forward, plan: plan)
             defer { relay.stop() }
             let loop = try ZitaLoop(periodA: 256, periodB: 256, forwardPort: forward, returnPort: back, sendTo: relayPort)
             let meter = try LiveCommand(["link", "--json", "-s", loop.a.name, "-n", "meter", "--connect-out", "tx:in_1",
-                                         "--connect-in", "rx:out_1", "--duration", "120", "--max-dropouts", "0"])
+                                         "--connect-in", "rx:out_1", "--duration", "600", "--max-dropouts", "0"])
             defer { meter.stop() }
-            // Settled: six readings in a row within a frame of each other.
-            func settled() -> Bool {
-                let last = Self.latencies(meter).suffix(6)
-                return last.count == 6 && (last.max() ?? 0) - (last.min() ?? 0) < 1
-            }
-            #expect(meter.waitUntil(timeoutSeconds: 40) { _ in settled() },
-                    "the bridge never settled: relay \(relay.log), link \(meter.stdout.suffix(600))")
-            let before = try #require(Self.median(Self.latencies(meter).suffix(6)))
+            // zita-n2j syncs with a 0.5 Hz loop for 4 s, then narrows it to
+            // 0.05 Hz: the latency creeps on for 10 s or so (by 10 frames).
+            #expect(meter.waitUntil(timeoutSeconds: 30) { (Self.latencies($0).last?.time ?? 0) >= 12 })
+            var before = try #require(Self.steadyLatency(meter, after: Self.latencies(meter).count, timeoutSeconds: 60),
+                                      "the bridge never held still: relay \(relay.log), link \(meter.stdout.suffix(600))")
 
-            let stepMs = 5.0
-            relay.addDelay(stepMs)
-            let stepReadings = linkReadings(meter).count
-            // zita-n2j keeps its buffer's fill, not the latency: the later
-            // packets leave it short, and its resampler loop brings the
-            // latency over in seconds. Wait until it is steady again.
-            usleep(5_000_000)
-            func steady() -> Bool {
-                let last = Self.latencies(meter).suffix(15)
-                return last.count == 15 && (last.max() ?? 0) - (last.min() ?? 0) < 1
+            // Steps first: the bridge takes a while to hold still after a burst
+            // (zita-n2j's loop moved by 10 frames over 5 s after three bursts).
+            for step in stepsMs {
+                relay.addDelay(step)
+                let stepReading = Self.latencies(meter).count
+                usleep(5_000_000)
+                let recent = { Self.latencies(meter).suffix(40).map { String(format: "%.1f", $0.frames) } }
+                let after = try #require(Self.steadyLatency(meter, after: stepReading, timeoutSeconds: 90),
+                                         "no steady latency after \(step) ms: \(recent())")
+                let epochs = relay.log.epochs.suffix(2).map(\.meanDelayMs)
+                let relayDidMs = epochs[1] - epochs[0]
+                let changeMs = (after - before) / 48
+                report(String(format: "relay asked %+.1f ms, did %+.4f ms (mean delay %.4f → %.4f ms); link: latency %.3f → %.3f "
+                              + "frames, change %+.4f ms (%d readings after the step)", step, relayDidMs, epochs[0], epochs[1],
+                              before, after, changeMs, Self.latencies(meter).count - stepReading))
+                #expect(abs(relayDidMs - step) < 0.05, "the relay did \(relayDidMs) ms for \(step) ms")
+                #expect(abs(changeMs - relayDidMs) < 0.1, "latency change \(changeMs) ms; the relay added \(relayDidMs) ms")
+                before = after
             }
-            #expect(meter.waitUntil(timeoutSeconds: 60) { _ in steady() },
-                    "no steady latency after the step: \(Self.latencies(meter).suffix(40).map { String(format: "%.1f", $0) })")
-            let after = try #require(Self.median(Self.latencies(meter).suffix(15)))
-            let changeMs = (after - before) / 48
-            report(String(format: "relay +%.1f ms: latency %.3f → %.3f frames, change %.4f ms (%d readings after the step)",
-                          stepMs, before, after, changeMs, linkReadings(meter).count - stepReadings))
-            #expect(abs(changeMs - stepMs) < 0.1, "latency change \(changeMs) ms for a \(stepMs) ms step")
 
-            // Three bursts of lost packets, well apart.
+            // Bursts of lost datagrams, 1.5 s apart.
             let dropoutsBefore = linkReadings(meter).last?["dropouts"] as? Int ?? 0
-            for _ in 0..<3 {
-                relay.drop(forSeconds: 0.03)
+            for burst in burstsMs {
+                relay.drop(forSeconds: burst / 1000)
                 usleep(1_500_000)
             }
             usleep(1_000_000)
             let dropoutsAfter = linkReadings(meter).last?["dropouts"] as? Int ?? 0
-            let log = relay.log
-            report("relay dropped \(log.droppedPerWindow) datagrams in 3 bursts; link counted \(dropoutsAfter - dropoutsBefore) dropouts"
-                   + " (\(dropoutsBefore) before)")
-            #expect(log.droppedPerWindow.allSatisfy { $0 > 0 })
-            #expect(dropoutsAfter - dropoutsBefore == log.droppedPerWindow.count)
+            let dropped = relay.log.droppedPerWindow
+            report("relay (seed \(seed)) dropped \(dropped) datagrams in bursts of \(burstsMs) ms; link counted "
+                   + "\(dropoutsAfter - dropoutsBefore) dropouts (\(dropoutsBefore) before, while the bridge synced and stepped)")
+            #expect(dropped.allSatisfy { $0 > 0 })
+            #expect(dropoutsAfter - dropoutsBefore == burstsMs.count)
 
             meter.signal(SIGTERM)
             let status = meter.exitStatus(timeoutSeconds: 10)
             #expect(status?.status == 2, "--max-dropouts 0 broken: status 2")
             let summary = meter.reports.last { $0["summary"] as? Bool == true }
             #expect(summary?["within_limits"] as? Bool == false)
+            // Each burst's dropout is as long as the audio the relay threw
+            // away: zita-j2n sends a 2-channel float period of 256 frames as
+            // two datagrams of 128 frames, and zita-n2j fills what is missing
+            // with silence. The meter reads in 64-frame blocks (1.33 ms): a
+            // gap not on a block boundary touches one block more (two where
+            // zita-n2j's resampler smears its edges).
+            let list = (summary?["dropout_list"] as? [[String: Any]] ?? []).dropFirst(dropoutsBefore).prefix(burstsMs.count)
+            let lengthsMs = list.compactMap { $0["duration_ms"] as? Double }
+            let lostMs = dropped.map { Double($0 * 128) / 48 }
+            report("dropout lengths \(lengthsMs) ms; audio the relay dropped \(lostMs.map { String(format: "%.2f", $0) }) ms")
+            #expect(lengthsMs.count == lostMs.count && zip(lengthsMs, lostMs).allSatisfy { (-0.1...2.7).contains($0 - $1) },
+                    "dropouts \(lengthsMs) ms for \(lostMs) ms dropped")
         }
     }
 }

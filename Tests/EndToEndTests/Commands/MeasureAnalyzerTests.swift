@@ -19,11 +19,11 @@ extension JackServerTests.MeasureTests {
         let plotPath = NSTemporaryDirectory() + "tn-measure-shaper-\(getpid()).svg"
         defer {
             if ProcessInfo.processInfo.environment["TN_KEEP_PLOTS"] == nil {
-                for suffix in ["", "-harmonics", "-levels"] {
+                for suffix in ["", "-harmonics", "-levels", "-noise", "-imd"] {
                     try? FileManager.default.removeItem(atPath: PlotOptionPaths.sibling(plotPath, suffix))
                 }
             } else {
-                report("plots kept: \(plotPath) and its -harmonics, -levels siblings")
+                report("plots kept: \(plotPath) and its -harmonics, -levels, -noise, -imd siblings")
             }
         }
         var summary: [String: Any]?
@@ -83,7 +83,8 @@ extension JackServerTests.MeasureTests {
         report(String(format: "through JACK: CCIF d2 %.3f dB (x² alone: %.3f), SMPTE %.2f dB, DR %.1f dB", d2, expectedD2,
                       imd["smpte_db"] as? Double ?? .nan, noise["dynamic_range_db"] as? Double ?? .nan))
         #expect(abs(d2 - expectedD2) < 0.1)
-        for (suffix, label) in [("", "gain (dB)"), ("-harmonics", "level (dB re fundamental)"), ("-levels", "level (dBFS peak)")] {
+        for (suffix, label) in [("", "gain (dB)"), ("-harmonics", "level (dB re fundamental)"), ("-levels", "level (dBFS peak)"),
+                                ("-noise", "frequency (Hz)"), ("-imd", "dB re the 7 kHz tone")] {
             let svg = try String(contentsOfFile: PlotOptionPaths.sibling(plotPath, suffix), encoding: .utf8)
             let parsed = try #require(SVGDocumentCheck(svg), "\(suffix): not well-formed XML")
             #expect(parsed.labels.contains(label), "\(suffix): no axis '\(label)'")

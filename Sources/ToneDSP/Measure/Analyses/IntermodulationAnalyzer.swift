@@ -72,10 +72,14 @@ public enum IntermodulationAnalyzer {
             [.init(frequencyHz: difference, order: 2, levelDB: db(d2 / sum)),
              .init(frequencyHz: 2 * c.lowHz - c.highHz, order: 3, levelDB: db(d3Low / sum))]
             + (fitsD3 ? [.init(frequencyHz: 2 * c.highHz - c.lowHz, order: 3, levelDB: db(d3High / sum))] : [])
-        return IntermodulationMeasurement(smpteDB: db(sumSquares.squareRoot() / reference), smpteProducts: smpteProducts,
-                                          ccifD2DB: sum > 0 ? db(d2 / sum) : nil,
-                                          ccifD3DB: sum > 0 ? db((d3Low + (fitsD3 ? d3High : 0)) / sum) : nil,
-                                          ccifProducts: ccifProducts, ccifLowHz: c.lowHz, ccifHighHz: c.highHz)
+        var measurement = IntermodulationMeasurement(
+            smpteDB: db(sumSquares.squareRoot() / reference), smpteProducts: smpteProducts,
+            ccifD2DB: sum > 0 ? db(d2 / sum) : nil,
+            ccifD3DB: sum > 0 ? db((d3Low + (fitsD3 ? d3High : 0)) / sum) : nil,
+            ccifProducts: ccifProducts, ccifLowHz: c.lowHz, ccifHighHz: c.highHz)
+        measurement.smpteSpectrum = SpectrumLine.hannSquaredSpectrum(smpte, sampleRateHz: rate, lowHz: 20, reference: reference)
+        measurement.ccifSpectrum = SpectrumLine.hannSquaredSpectrum(ccif, sampleRateHz: rate, lowHz: 20, reference: max(sum, 1e-15))
+        return measurement
     }
 
     static func db(_ ratio: Double) -> Double { 20 * log10(max(ratio, 1e-15)) }

@@ -22,6 +22,11 @@ public struct IntermodulationMeasurement: Sendable {
     public var ccifProducts: [Product]
     public var ccifLowHz: Double
     public var ccifHighHz: Double
+    /// What came back of each twin tone, for the picture: the amplitude spectrum
+    /// (one Hann-squared window over the steady part), SMPTE in dB re the 7 kHz tone,
+    /// CCIF in dB re the sum of its two tones.
+    public var smpteSpectrum: [SpectrumLine] = []
+    public var ccifSpectrum: [SpectrumLine] = []
 }
 
 #if canImport(Glibc)

@@ -56,11 +56,19 @@ public enum NoiseAnalyzer {
         // Hum needs finer bins than the band powers: 50 Hz must sit 20 bins above DC.
         let humSize = count >= 32768 ? 32768 : fftSize
         let humLines = hum(welch(idle, size: humSize), binHz: rate / Double(humSize))
-        return NoiseMeasurement(noiseDBFS: dbfs(bandPower(idleSpectrum, weighted: false)),
-                                noiseAWeightedDBFS: dbfs(bandPower(idleSpectrum, weighted: true)),
-                                dynamicRangeDB: -dbfs(bandPower(toneSpectrum, weighted: true)),
-                                dynamicRangeUnweightedDB: -dbfs(bandPower(toneSpectrum, weighted: false)),
-                                humLines: humLines, bandLowHz: low, bandHighHz: high)
+        var measurement = NoiseMeasurement(noiseDBFS: dbfs(bandPower(idleSpectrum, weighted: false)),
+                                           noiseAWeightedDBFS: dbfs(bandPower(idleSpectrum, weighted: true)),
+                                           dynamicRangeDB: -dbfs(bandPower(toneSpectrum, weighted: true)),
+                                           dynamicRangeUnweightedDB: -dbfs(bandPower(toneSpectrum, weighted: false)),
+                                           humLines: humLines, bandLowHz: low, bandHighHz: high)
+        let firstBin = Int((low / binHz).rounded(.up))
+        func lines(_ spectrum: [Double]) -> [SpectrumLine] {
+            (firstBin..<spectrum.count).map { SpectrumLine(frequencyHz: Double($0) * binHz, levelDB: dbfs(spectrum[$0])) }
+        }
+        measurement.idleSpectrum = lines(idleSpectrum)
+        measurement.toneResidualSpectrum = lines(toneSpectrum)
+        measurement.spectrumBinHz = binHz
+        return measurement
     }
 
     /// Power per bin (one-sided, `0 … fftSize/2`), in units of the signal's
@@ -97,7 +105,7 @@ public enum NoiseAnalyzer {
     }
 
     /// 50 and 60 Hz and their harmonics up to 1 kHz whose peak (±2 bins)
-    /// stands 10 dB above the median of the bins 4…20 away.
+    /// stands 10 dB above the median of the bins 4…20 away, and above −200 dBFS.
     static func hum(_ spectrum: [Double], binHz: Double) -> [NoiseMeasurement.HumLine] {
         var lines: [NoiseMeasurement.HumLine] = []
         for mains in [50.0, 60.0] {
@@ -111,7 +119,9 @@ public enum NoiseAnalyzer {
                 let around = ((centre - 20)...(centre - 5)).map { spectrum[$0] } + ((centre + 5)...(centre + 20)).map { spectrum[$0] }
                 let median = around.sorted()[around.count / 2]
                 let linePower = (peak - 2...peak + 2).reduce(0) { $0 + spectrum[$1] } - 5 * median
-                guard linePower > 10 * 5 * median, linePower > 0 else { continue }
+                // Below −200 dBFS a "line" is arithmetic, not hum (a plugin's anti-denormal
+                // offset over digital silence read as lines at −540 dBFS): not named.
+                guard linePower > 10 * 5 * median, linePower > 0.5 * 1e-20 else { continue }
                 lines.append(.init(frequencyHz: Double(harmonic) * mains, mainsHz: mains, harmonic: harmonic,
                                    levelDBFS: 10 * log10(linePower / 0.5)))
             }

@@ -25,4 +25,11 @@ public struct NoiseMeasurement: Sendable {
     public var humLines: [HumLine]
     public var bandLowHz: Double
     public var bandHighHz: Double
+    /// For the picture: power per bin (Welch, Hann 8192) in dBFS, from the band's
+    /// low edge to Nyquist, of the idle noise and of what is left of the −60 dBFS
+    /// tone once its fitted sine is taken away.
+    public var idleSpectrum: [SpectrumLine] = []
+    public var toneResidualSpectrum: [SpectrumLine] = []
+    /// Width of one bin of those spectra.
+    public var spectrumBinHz: Double = 0
 }

@@ -83,4 +83,14 @@ enum MeasureFormatter {
         })
         return line
     }
+
+    /// The client line of a run that made no audio-chain measurement (`--what midi` alone).
+    static func jsonHeader(clientName: String, sampleRateHz: Int, periodFrames: Int, xruns: Int) -> JSONLine {
+        var line = JSONLine()
+        line.add("client", clientName)
+        line.add("sample_rate_hz", Double(sampleRateHz))
+        line.add("period_frames", periodFrames)
+        line.add("xruns", xruns)
+        return line
+    }
 }

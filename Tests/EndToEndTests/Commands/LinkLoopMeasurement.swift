@@ -1,0 +1,108 @@
+import EndToEndSupport
+import Foundation
+import Testing
+import ToneTestSupport
+
+/// Where the meters attach to a two-channel loop through a bridge between
+/// servers A and B (B wires what arrives back into the bridge): the first
+/// channel for `tonenode link`, the second for `jack_iodelay`, through the
+/// same bridge at the same time.
+struct LoopPorts {
+    var serverA: String
+    var serverB: String
+    /// On A, into the bridge: link's channel, then jack_iodelay's.
+    var intoBridge: (link: String, iodelay: String)
+    /// On A, back out of the bridge, same order.
+    var outOfBridge: (link: String, iodelay: String)
+    /// On B: A's probe as it arrives there (`link --listen`).
+    var arrivingOnB: String
+}
+
+/// What `measureLoop` saw over the same seconds: link's readings (round
+/// trip on A), jack_iodelay's figures on the second channel, and the
+/// one-way summary of `link --listen` on B.
+struct LoopMeasurement {
+    var readingCount: Int
+    /// Round trips (frames) of the readings that carried the probe, in order.
+    var latencies: [Double]
+    var levelsDBFS: [Double]
+    /// jack_iodelay's round trips (frames), in order.
+    var iodelayLatencies: [Double]
+    var oneWay: [String: Any]
+
+    static func median(_ values: [Double]) -> Double? {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
+    }
+
+    /// One `[measured]` line: link's and jack_iodelay's median, min and max.
+    func reportRoundTrip(_ label: String) {
+        let link = latencies.sorted()
+        let iodelay = iodelayLatencies.sorted()
+        report(String(format: "%@: link median %.4f frames (%.3f ms), min %.4f, max %.4f (%d readings); "
+                      + "jack_iodelay median %.4f, min %.4f, max %.4f (%d figures)", label,
+                      Self.median(link) ?? .nan, (Self.median(link) ?? .nan) / 48, link.first ?? .nan, link.last ?? .nan,
+                      link.count, Self.median(iodelay) ?? .nan, iodelay.first ?? .nan, iodelay.last ?? .nan, iodelay.count))
+    }
+
+    /// One `[measured]` line from the one-way summary on B.
+    func reportOneWay(_ label: String) {
+        report(String(format: "%@ one way A→B: drift %+.4f ppm ± %.4f, resolution %.5f ppm over 1 s of averaging, "
+                      + "settled after %.1f s, %d dropouts", label, oneWay["drift_ppm"] as? Double ?? .nan,
+                      oneWay["drift_standard_error_ppm"] as? Double ?? .nan,
+                      oneWay["drift_resolution_ppm_1s"] as? Double ?? .nan, oneWay["settled_after_s"] as? Double ?? -1,
+                      oneWay["dropouts"] as? Int ?? -1))
+    }
+}
+
+/// jack_iodelay's round trips in `text` ("  2048.000 frames  42.667 ms total
+/// roundtrip latency"), in order; 0 (no signal yet) left out.
+func iodelayFigures(_ text: some StringProtocol) -> [Double] {
+    text.split(separator: "\n").filter { $0.contains("total roundtrip latency") }
+        .compactMap { Double($0.split(separator: " ").first ?? "") }.filter { $0 > 0 }
+}
+
+/// Measures a loop with `tonenode link` (round trip on A for `seconds`,
+/// one way on B at the same time) and `jack_iodelay` on the second channel.
+/// Waits until jack_iodelay hears its signal come back (a bridge syncs a few
+/// seconds after it starts). A busy machine can knock a loop off its feet for
+/// seconds: up to `attempts` runs, the first where most readings carry the
+/// probe. A failed expectation (at the caller) when the bridge never carries
+/// jack_iodelay's signal or a meter exits badly.
+func measureLoop(_ ports: LoopPorts, label: String, seconds: Int = 8, attempts: Int = 3,
+                 sourceLocation: SourceLocation = #_sourceLocation) throws -> LoopMeasurement {
+    let iodelay = try LiveCommand.jackTool("/usr/bin/stdbuf", ["-oL", "/usr/bin/jack_iodelay"], server: ports.serverA)
+    defer { iodelay.stop() }
+    try waitForPort("jack_delay:in", server: ports.serverA, sourceLocation: sourceLocation)
+    try jackConnect("jack_delay:out", ports.intoBridge.iodelay, server: ports.serverA)
+    try jackConnect(ports.outOfBridge.iodelay, "jack_delay:in", server: ports.serverA)
+    let synced = iodelay.waitUntil(timeoutSeconds: 20) { !iodelayFigures($0.stdout).isEmpty }
+    #expect(synced, "\(label): the bridge never carried jack_iodelay's signal: \(iodelay.stdout.suffix(300))",
+            sourceLocation: sourceLocation)
+
+    var measurement: LoopMeasurement
+    var attempt = 0
+    repeat {
+        attempt += 1
+        let iodelayStart = iodelay.stdout.count
+        let listener = try LiveCommand(["link", "--listen", "--json", "-s", ports.serverB, "-n", "listener",
+                                        "--connect-in", ports.arrivingOnB, "--duration", String(seconds + 1)])
+        let meter = try LiveCommand(["link", "--json", "-s", ports.serverA, "-n", "meter",
+                                     "--connect-out", ports.intoBridge.link, "--connect-in", ports.outOfBridge.link,
+                                     "--duration", String(seconds), "--max-latency-ms", "400"])
+        let meterStatus = meter.exitStatus(timeoutSeconds: Double(seconds) + 22)
+        let listenerStatus = listener.exitStatus(timeoutSeconds: 10)
+        #expect(meterStatus?.status == 0, "\(label) link: \(meter.stderr)", sourceLocation: sourceLocation)
+        #expect(listenerStatus?.status == 0, "\(label) link --listen: \(listener.stderr)", sourceLocation: sourceLocation)
+        let readings = linkReadings(meter)
+        measurement = LoopMeasurement(
+            readingCount: readings.count,
+            latencies: readings.compactMap { $0["latency_frames"] as? Double },
+            levelsDBFS: readings.compactMap { $0["level_dbfs"] as? Double },
+            iodelayLatencies: iodelayFigures(iodelay.stdout.dropFirst(iodelayStart)),
+            oneWay: listener.reports.last { $0["summary"] as? Bool == true } ?? [:])
+        if measurement.latencies.count * 2 >= readings.count || attempt == attempts { break }
+        report("\(label): \(measurement.latencies.count) of \(readings.count) readings carried the probe; again")
+    } while true
+    return measurement
+}
