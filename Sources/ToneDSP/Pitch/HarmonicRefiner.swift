@@ -79,12 +79,25 @@ final class HarmonicRefiner {
         let window = useBlackmanHarris ? blackmanHarris : hann
         let sumWindow = useBlackmanHarris ? blackmanHarrisSum : hannSum
         let half = w / 2
-        for m in 0..<half {
-            let t = Double(m) + 0.5
-            let upper = window[half + m] * frame[half + m], lower = window[half - 1 - m] * frame[half - 1 - m]
+        // Two pairs at a time, in two lanes (m and m + 1; the lower halves
+        // loaded together and swapped), the same arithmetic as one at a time;
+        // half the frame is even (a power of two ≥ 256).
+        let folded = self.folded
+        var m = 0
+        while m + 2 <= half {
+            let t = SIMD2<Double>(Double(m) + 0.5, Double(m) + 1.5)
+            let upper = UnsafeRawPointer(window + half + m).loadUnaligned(as: SIMD2<Double>.self)
+                * UnsafeRawPointer(frame + half + m).loadUnaligned(as: SIMD2<Double>.self)
+            let below = UnsafeRawPointer(window + half - 2 - m).loadUnaligned(as: SIMD2<Double>.self)
+                * UnsafeRawPointer(frame + half - 2 - m).loadUnaligned(as: SIMD2<Double>.self)
+            let lower = SIMD2(below[1], below[0])
             let even = upper + lower, odd = upper - lower
-            folded[m] = SIMD8<Float>(Float(even), Float(odd), Float(t * odd), Float(t * even),
-                                     Float(t * t * even), Float(t * t * odd), 0, 0)
+            let squares = t * t
+            let e = SIMD2<Float>(even), o = SIMD2<Float>(odd), to = SIMD2<Float>(t * odd), te = SIMD2<Float>(t * even)
+            let tte = SIMD2<Float>(squares * even), tto = SIMD2<Float>(squares * odd)
+            folded[m] = SIMD8<Float>(e[0], o[0], to[0], te[0], tte[0], tto[0], 0, 0)
+            folded[m + 1] = SIMD8<Float>(e[1], o[1], to[1], te[1], tte[1], tto[1], 0, 0)
+            m += 2
         }
         var omega = start
         let harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
