@@ -47,9 +47,8 @@ public struct SinusoidFit: Sendable, Equatable {
         let binRadians = 2 * Double.pi / Double(n)
         let floor = 1e-6 * binRadians
         var residualSum = 0.0, sumSquares = 0.0
-        var passes = 0, lastStep = 0.0
+        var lastStep = 0.0, measuredHere = false
         for pass in 0..<max(1, iterations) {
-            passes += 1
             // One pass over the frame per step: only the sums that involve
             // the samples; those of the model alone are in closed form.
             var sums = residualSums(samples, omega: omega, a: a, b: b, c: c)
@@ -77,6 +76,12 @@ public struct SinusoidFit: Sendable, Equatable {
             omega += delta[3]
             lastStep = delta[3]
             guard omega > 0, omega < .pi, abs(omega - omegaStart) <= maxStepRadians else { return nil }
+            // The first pass's residual comes from the sums of the samples,
+            // which rounding swamps on a very clean tone (beyond 100 dB SNR):
+            // there it is measured at the fitted tone, in a lighter pass, so
+            // that σ (and the stop below) rest on the real residual.
+            measuredHere = pass == 0 && residualSum < 1e-10 * sumSquares
+            if measuredHere { residualSum = residualSquares(samples, omega: omega, a: a, b: b, c: c) }
             if abs(delta[3]) < floor { break }
             // σ_ω² = residual variance · (JᵀJ)⁻¹ at ω.
             guard let column = solve(jtj, [0, 0, 0, 1]), column[3] > 0 else { continue }
@@ -91,12 +96,9 @@ public struct SinusoidFit: Sendable, Equatable {
             let left = rate * abs(delta[3]) + leftAfterStep(delta[3], omega: omega, count: n)
             if 2 * left < 0.1 * sigma { break }
         }
-        // On a very clean tone (beyond 100 dB SNR) the residual is measured
-        // again at the fitted tone, in a lighter pass, unless the last step
-        // was below the floor: the first pass's residual comes from the sums
-        // of the samples, which rounding swamps there, and after a larger
-        // last step the linearised residual is only good to second order.
-        if (passes == 1 || abs(lastStep) >= floor) && residualSum < 1e-10 * sumSquares {
+        // On a very clean tone the linearised residual after a last step
+        // above the floor is only good to second order: measured again.
+        if !measuredHere && abs(lastStep) >= floor && residualSum < 1e-10 * sumSquares {
             residualSum = residualSquares(samples, omega: omega, a: a, b: b, c: c)
         }
         return SinusoidFit(omega: omega, cosineAmplitude: a, sineAmplitude: b, offset: c,
