@@ -4,6 +4,7 @@ import Testing
 import ToneCore
 import ToneDSP
 import ToneEngine
+import ToneJack
 
 extension JackServerTests {
     /// A node whose input is silent rests between bursts of "no tone"
@@ -13,13 +14,12 @@ extension JackServerTests {
     struct IdleNodeTests {
         @Test("unconnected: one no-tone report per hop, in order; connected later: the tone within a window and a rest")
         func restsAndWakes() async throws {
+            let toneHz = 1234.5
             let server = try startServer(periodFrames: 256)
             defer { server.stop() }
-            var settings = nodeSettings(server, client: "resting")
-            settings.frequencyHz = 1234.5
-            settings.hopFrames = 512
-            let node = try Node(settings: settings)
+            let node = try Node(settings: Self.settings(server, toneHz: toneHz))
             defer { node.stop() }
+            let settings = node.settings
             let hopSeconds = Double(settings.hopFrames) / Double(node.client.sampleRateHz)
             var iterator = node.events.makeAsyncIterator()
             // About 1 s of silence: every hop once, nothing detected.
@@ -45,7 +45,7 @@ extension JackServerTests {
             while heardAtSeconds == nil, reportsSince < 190, let event = await iterator.next() {
                 guard case .report(let report) = event else { continue }
                 reportsSince += 1
-                if let frequency = report.reading.frequencyHz, abs(frequency - 1234.5) < 0.01 {
+                if let frequency = report.reading.frequencyHz, abs(frequency - toneHz) < 0.01 {
                     heardAtSeconds = report.timeSeconds
                 }
             }
@@ -55,6 +55,14 @@ extension JackServerTests {
             #expect(heard - connectedAtSeconds < windowSeconds + hopSeconds + 0.02, "heard at \(heard) s, connected at \(connectedAtSeconds) s")
             // And handed over within a window plus the worker's longest rest (50 ms), with room for a loaded machine.
             #expect(Date().timeIntervalSince(wallStart) < windowSeconds + 0.05 + 0.5)
+        }
+
+        /// Muted off, nothing connected, hop 512.
+        static func settings(_ server: PrivateJackServer, toneHz: Double) -> NodeSettings {
+            var settings = nodeSettings(server, client: "resting")
+            settings.frequencyHz = toneHz
+            settings.hopFrames = 512
+            return settings
         }
     }
 }
