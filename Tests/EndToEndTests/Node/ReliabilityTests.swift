@@ -17,6 +17,13 @@ extension JackServerTests {
             try waitForPort("plain:out", server: server.name)
             usleep(500_000)
             #expect(try CitizenshipTests.prettyNames(server: server.name).isEmpty)
+            // And no metadata helper process started (its command line names the hidden subcommand).
+            let helpers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { entry in
+                guard Int(entry) != nil, let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+                return String(decoding: line, as: UTF8.self).contains("__jack-metadata-helper")
+                    && String(decoding: line, as: UTF8.self).contains("plain-meta")
+            } ?? []
+            #expect(helpers.isEmpty, "helper processes: \(helpers)")
         }
 
         @Test("SIGTERM ends the node within 2 s while the server is SIGSTOPped")
