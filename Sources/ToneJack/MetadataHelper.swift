@@ -22,11 +22,13 @@ import Foundation
 /// `subcommand SERVER CLIENT-NAME SUBJECT NAME [SUBJECT NAME…]`, SERVER empty
 /// for the default server, SUBJECT a decimal `jack_uuid_t`. It opens a client
 /// of its own named CLIENT-NAME (no ports, never activated; jack2's metadata
-/// calls need a client to notify through), sets each pretty name, writes
-/// `set STORED ASKED` on stdout, then waits for the end of its stdin (the
-/// node closed it, or the node ended in any way, SIGKILL included) or one of
-/// those signals; then removes exactly the keys it stored (one keyed delete
-/// each), closes its client and exits.
+/// calls need a client to notify through), sets each pretty name, closes it,
+/// writes `set STORED ASKED` on stdout, then waits for the end of its stdin
+/// (the node closed it, or the node ended in any way, SIGKILL included) or
+/// one of those signals; then opens its client again, removes exactly the
+/// keys it stored (one keyed delete each), closes it and exits. (With the
+/// server gone by then, nothing is removed: a server that ends cleanly
+/// deletes its store; one SIGKILLed leaves the names of its dead clients.)
 public enum MetadataHelper {
     /// The hidden argument that makes tonenode this helper.
     public static let subcommand = "__jack-metadata-helper"
@@ -42,19 +44,29 @@ public enum MetadataHelper {
             guard let subject = jack_uuid_t(arguments[index]) else { exit(64) }
             names.append((subject, arguments[index + 1]))
         }
-        var status = jack_status_t(rawValue: 0)
-        let options = jack_options_t(rawValue: JackNoStartServer.rawValue)
-        guard let client = tn_client_open(arguments[1], options, &status, server) else { exit(1) }
+        guard let client = open(name: arguments[1], server: server) else { exit(1) }
         var stored: [jack_uuid_t] = []
         for (subject, name) in names {
             if nodeHasEnded(waitingMilliseconds: 0) { break }
             if tn_set_pretty_name(client, subject, name) == 0 { stored.append(subject) }
         }
+        jack_client_close(client)
         say("set \(stored.count) \(names.count)\n")
         while !nodeHasEnded(waitingMilliseconds: 200) {}
+        guard !stored.isEmpty, let client = open(name: arguments[1], server: server) else { exit(0) }
         for subject in stored { _ = tn_remove_pretty_name(client, subject) }
         jack_client_close(client)
         exit(0)
+    }
+
+    /// Opens the helper's client, for one batch of calls only: a client that
+    /// stays open while idle is sent every notification of the graph, and
+    /// jackd blocks writing to it once its socket is full (seen: the whole
+    /// server stuck behind an idle helper's client).
+    private static func open(name: String, server: String?) -> OpaquePointer? {
+        var status = jack_status_t(rawValue: 0)
+        let options = jack_options_t(rawValue: JackNoStartServer.rawValue)
+        return tn_client_open(name, options, &status, server)
     }
 
     /// Whether the node has ended (end of stdin, or a read error) or a
