@@ -186,9 +186,9 @@ public final class JackClient {
         guard jack_activate(handle) == 0 else { throw JackError.activationFailed }
     }
 
-    /// Deactivates and closes; safe to call twice. Our pretty names are
-    /// removed by their helper process (key by key, exactly the keys it set),
-    /// which this tells to do so without waiting for it.
+    /// Removes our pretty names (their helper process does, key by key,
+    /// exactly the keys it set; this waits for it at most 0.5 s, not at all
+    /// when it is stuck in the store), deactivates and closes; safe to call twice.
     /// - Parameter serverAlive: false after the server went away (kept for
     ///   callers; the helper's removal does not need the server).
     ///
@@ -202,7 +202,11 @@ public final class JackClient {
         isClosed = true
         defer { Self.openCount.subtract(1, ordering: .releasing) }
         _ = serverAlive
-        metadataHelper?.finish()
+        if let helper = metadataHelper {
+            helper.finish()
+            // Its removals before our close (see MetadataHelper), unless it is stuck.
+            if !helper.isStuck { helper.awaitExit(until: .now + .milliseconds(500)) }
+        }
         jack_deactivate(handle)
         guard metadataHelper?.isStuck == true else {
             jack_client_close(handle)

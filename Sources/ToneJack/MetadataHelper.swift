@@ -22,13 +22,18 @@ import Foundation
 /// `subcommand SERVER CLIENT-NAME SUBJECT NAME [SUBJECT NAME…]`, SERVER empty
 /// for the default server, SUBJECT a decimal `jack_uuid_t`. It opens a client
 /// of its own named CLIENT-NAME (no ports, never activated; jack2's metadata
-/// calls need a client to notify through), sets each pretty name, closes it,
-/// writes `set STORED ASKED` on stdout, then waits for the end of its stdin
-/// (the node closed it, or the node ended in any way, SIGKILL included) or
-/// one of those signals; then opens its client again, removes exactly the
-/// keys it stored (one keyed delete each), closes it and exits. (With the
-/// server gone by then, nothing is removed: a server that ends cleanly
-/// deletes its store; one SIGKILLed leaves the names of its dead clients.)
+/// calls need a client to notify through), sets each pretty name, closes the
+/// client (an idle helper client stalled jackd: 8 nodes with open helper
+/// clients all hit the grace period when stopped together), writes
+/// `set STORED ASKED` on stdout, then waits for the end of its stdin (the
+/// node's client is about to close, or the node ended in any way, SIGKILL
+/// included) or one of those signals; then opens its client again, removes
+/// exactly the keys it stored (one keyed delete each), closes it and exits. The node
+/// waits for that (at most 0.5 s) before it closes its own client: jackd
+/// would otherwise delete the keys at that close and notify every client
+/// while several are closing, and its one request thread blocks writing to
+/// a closing client that no longer reads (about 30 unread notifications fill
+/// the socket; seen with 8 nodes stopped together).
 public enum MetadataHelper {
     /// The hidden argument that makes tonenode this helper.
     public static let subcommand = "__jack-metadata-helper"
@@ -50,6 +55,7 @@ public enum MetadataHelper {
             if nodeHasEnded(waitingMilliseconds: 0) { break }
             if tn_set_pretty_name(client, subject, name) == 0 { stored.append(subject) }
         }
+        // Closed while idle: an open client that reads no notifications stalls jackd (see the type).
         jack_client_close(client)
         say("set \(stored.count) \(names.count)\n")
         while !nodeHasEnded(waitingMilliseconds: 200) {}
@@ -59,10 +65,7 @@ public enum MetadataHelper {
         exit(0)
     }
 
-    /// Opens the helper's client, for one batch of calls only: a client that
-    /// stays open while idle is sent every notification of the graph, and
-    /// jackd blocks writing to it once its socket is full (seen: the whole
-    /// server stuck behind an idle helper's client).
+    /// Opens the helper's client (no ports, never activated).
     private static func open(name: String, server: String?) -> OpaquePointer? {
         var status = jack_status_t(rawValue: 0)
         let options = jack_options_t(rawValue: JackNoStartServer.rawValue)

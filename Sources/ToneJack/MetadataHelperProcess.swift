@@ -143,7 +143,7 @@ final class MetadataHelperProcess: Sendable {
     /// Waits until `end` at most for the helper to exit (its stdout closes),
     /// reaping it if it did. Returns whether it has exited.
     @discardableResult
-    private func awaitExit(until end: ContinuousClock.Instant) -> Bool {
+    func awaitExit(until end: ContinuousClock.Instant) -> Bool {
         while state.withLock({ $0.statusDescriptor >= 0 }) {
             let left = ContinuousClock.now.duration(to: end)
             guard left > .zero else { return false }
