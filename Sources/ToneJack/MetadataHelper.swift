@@ -1,5 +1,6 @@
 import CJack
 import Foundation
+import Synchronization
 
 /// The process that makes one node client's JACK metadata calls (pretty
 /// names): tonenode re-executes itself with `subcommand` (hidden from
@@ -59,11 +60,31 @@ public enum MetadataHelper {
         jack_client_close(client)
         say("set \(stored.count) \(names.count)\n")
         while !nodeHasEnded(waitingMilliseconds: 200) {}
-        guard !stored.isEmpty, let client = open(name: arguments[1], server: server) else { exit(0) }
-        for subject in stored { _ = tn_remove_pretty_name(client, subject) }
+        // The node ended without closing in order (killed, or `_exit` after its grace period,
+        // perhaps with the server stopped): jackd removes a closed client's properties and
+        // its ports' itself (jack2 1.9.21 `JackEngine::ClientCloseAux`), so nothing to do,
+        // and a client opened now would only queue behind jackd's catching up.
+        guard !stored.isEmpty, closingInOrder else { exit(0) }
+        // Bounded: a server that does not answer within `removalSeconds` is left to its own
+        // clean-up. The watchdog ends us only between metadata calls (it takes `callLock`).
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: removalSeconds)
+            callLock.withLock { _ in _exit(0) }
+        }
+        guard let client = open(name: arguments[1], server: server) else { exit(0) }
+        for subject in stored {
+            _ = callLock.withLock { _ in tn_remove_pretty_name(client, subject) }
+        }
         jack_client_close(client)
         exit(0)
     }
+
+    /// How long the removals may take in all (the node waits 0.5 s for them).
+    static let removalSeconds = 1.0
+    /// Held for each removal call: the watchdog never ends the helper inside one.
+    private static let callLock = Mutex<Void>(())
+    /// The node wrote its "closing" byte (`MetadataHelperProcess.finish`) before its stdin ended.
+    nonisolated(unsafe) private static var closingInOrder = false
 
     /// Opens the helper's client (no ports, never activated).
     private static func open(name: String, server: String?) -> OpaquePointer? {
@@ -83,9 +104,13 @@ public enum MetadataHelper {
         if ready < 0 { return errno != EINTR }
         guard ready > 0 else { return false }
         var byte: UInt8 = 0
-        // The node never writes: readable means end of file (or an error).
+        // The node writes one byte only, just before it closes its end: "closing in order".
         let count = read(0, &byte, 1)
-        return count <= 0 ? !(count < 0 && errno == EINTR) : false
+        if count == 1 {
+            closingInOrder = true
+            return true
+        }
+        return !(count < 0 && errno == EINTR)
     }
 
     /// Writes one status line to the node; a node already gone is fine.

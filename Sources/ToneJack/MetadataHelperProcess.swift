@@ -131,11 +131,17 @@ final class MetadataHelperProcess: Sendable {
         return state.withLock { !$0.answered && $0.statusDescriptor >= 0 }
     }
 
-    /// The client is closing: the helper removes the names it stored, closes
-    /// its own client and exits, whenever its calls let it. Does not wait.
+    /// The client is closing in order: the helper removes the names it stored
+    /// (if the server answers within a bound), closes its own client and
+    /// exits, whenever its calls let it. Does not wait. The byte written
+    /// first tells the helper the close is orderly; a stdin that just ends
+    /// (the node killed or `_exit`ed) means "leave it to jackd's clean-up".
     func finish() {
         state.withLock { state in
-            if state.commandDescriptor >= 0 { Glibc.close(state.commandDescriptor) }
+            guard state.commandDescriptor >= 0 else { return }
+            var byte = UInt8(ascii: "c")
+            _ = write(state.commandDescriptor, &byte, 1)
+            Glibc.close(state.commandDescriptor)
             state.commandDescriptor = -1
         }
     }
