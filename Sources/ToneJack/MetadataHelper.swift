@@ -26,10 +26,15 @@ import Synchronization
 /// calls need a client to notify through), sets each pretty name, closes the
 /// client (an idle helper client stalled jackd: 8 nodes with open helper
 /// clients all hit the grace period when stopped together), writes
-/// `set STORED ASKED` on stdout, then waits for the end of its stdin (the
-/// node's client is about to close, or the node ended in any way, SIGKILL
-/// included) or one of those signals; then opens its client again, removes
-/// exactly the keys it stored (one keyed delete each), closes it and exits. The node
+/// `set STORED ASKED` on stdout, then waits for the end of its stdin or one
+/// of those signals. Only when the node wrote its one "closing" byte first
+/// (its client is about to close in order) does it open its client again,
+/// remove exactly the keys it stored (one keyed delete each), close it and
+/// exit, all within `removalSeconds` (a watchdog ends it after that, only
+/// between calls); a stdin that just ends (the node killed, or `_exit`ed
+/// with the server stopped) leaves the keys to jackd's own clean-up of the
+/// closed client: a client opened then queued behind jackd's catching up
+/// and stalled new clients for over a minute. The node
 /// waits for that (at most 0.5 s) before it closes its own client: jackd
 /// would otherwise delete the keys at that close and notify every client
 /// while several are closing, and its one request thread blocks writing to
