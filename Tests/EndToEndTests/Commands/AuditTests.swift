@@ -26,9 +26,10 @@ extension JackServerTests {
         }
 
         static func describe(_ path: [String: Any]?) -> String {
-            String(format: "measured %.4f frames, reported %d…%d, difference %+.4f",
+            String(format: "measured %.4f frames, reported %d…%d, difference %+.4f, xruns %d",
                    path?["measured_frames"] as? Double ?? -1, path?["reported_min_frames"] as? Int ?? -1,
-                   path?["reported_max_frames"] as? Int ?? -1, path?["difference_frames"] as? Double ?? -1)
+                   path?["reported_max_frames"] as? Int ?? -1, path?["difference_frames"] as? Double ?? -1,
+                   path?["xruns"] as? Int ?? -1)
         }
 
         @Test("jack_thru adds nothing and reports nothing: ok; a client that delays 64.37 frames and reports 0 is flagged")
