@@ -39,6 +39,7 @@ extension JackServerTests {
             defer { thru.stop() }
             try waitForPort("jack_thru:output_1", server: server.name)
             let honest = try Self.audit(server.name, ["--connect-out", "jack_thru:input_1", "--connect-in", "jack_thru:output_1"])
+            report("audit: jack_thru, " + Self.describe(honest.paths.first))
             #expect(honest.status == 0)
             #expect(honest.paths.count == 1)
             #expect(abs(honest.paths.first?["difference_frames"] as? Double ?? 99) < 0.01)
@@ -124,7 +125,7 @@ extension JackServerTests {
             let graph = try ThreePeers(server: server.name)
             defer { graph.close() }
             let before = try connectionsOnServer(server.name)
-            let audit = try LiveCommand(["audit", "--json", "--sweep-seconds", "6", "-s", server.name, "-n", "auditor",
+            let audit = try LiveCommand(["audit", "--json", "--sweep-seconds", "3", "-s", server.name, "-n", "auditor",
                                          "--connect-out", "honest:in", "--connect-in", "liar:out"])
             defer { audit.stop() }
             // Two paths into liar:in; each is measured with the other way in lifted.
