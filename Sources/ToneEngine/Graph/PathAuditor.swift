@@ -103,9 +103,9 @@ public final class PathAuditor {
         return results
     }
 
-    /// A recording that saw xruns can be wrong (on this busy machine: 2 to 40
-    /// frames off, or a whole period long, in about one run of six with
-    /// tens of xruns; never without): such a path is recorded again, up to
+    /// A recording that saw xruns can be wrong (on this busy machine: 1 to 44
+    /// frames off, or a whole period long, with tens of xruns; never seen
+    /// without): such a path is recorded again, up to
     /// this many times in all, and the run with the fewest xruns kept (its
     /// `xruns` says how many it saw).
     static let attemptsWithXruns = 5
