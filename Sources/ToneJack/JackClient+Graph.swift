@@ -17,7 +17,15 @@ extension JackClient {
     /// backend's capture and playback, which a signal crosses only through a
     /// cable outside JACK.
     public func isPhysicalPort(_ fullName: String) -> Bool {
-        guard let port = jack_port_by_name(handle, fullName) else { return false }
-        return jack_port_flags(port) & Int32(JackPortIsPhysical.rawValue) != 0
+        portFlags(fullName) & Int32(JackPortIsPhysical.rawValue) != 0
+    }
+
+    /// Whether the port is an input (`JackPortIsInput`); false for an output or no such port.
+    public func isInputPort(_ fullName: String) -> Bool {
+        portFlags(fullName) & Int32(JackPortIsInput.rawValue) != 0
+    }
+
+    private func portFlags(_ fullName: String) -> Int32 {
+        jack_port_by_name(handle, fullName).map { jack_port_flags($0) } ?? 0
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A spectrogram-style picture: values on a grid (time × frequency), coloured
 /// by a perceptual colour map, with axes and a colour bar, as SVG.
-public struct Heatmap: Sendable {
+public struct Heatmap: Chart, Sendable {
     public var title: String
     public var xAxis: Axis
     public var yAxis: Axis

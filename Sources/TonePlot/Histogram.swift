@@ -1,7 +1,7 @@
 import Foundation
 
 /// A histogram: values counted into equal bins, drawn as bars on a linear axis.
-public struct Histogram: Sendable {
+public struct Histogram: Chart, Sendable {
     public var title: String
     public var xAxis: Axis
     public var yTitle: String
@@ -26,12 +26,6 @@ public struct Histogram: Sendable {
             counts[min(binCount - 1, max(0, Int(((value - lower) / binWidth).rounded(.down))))] += 1
         }
         self.counts = counts
-    }
-
-    public func svg(width: Double = 900, height: Double = 520) -> String {
-        var writer = SVGWriter(width: width, height: height)
-        draw(into: &writer, box: SVGWriter.plotBox(width: width, top: 0, height: height))
-        return writer.document()
     }
 
     public func draw(into writer: inout SVGWriter, box: SVGWriter.Box) {

@@ -3,7 +3,7 @@ import Foundation
 
 /// A line chart: one or more curves on linear or logarithmic axes, with
 /// gridlines, tick labels, axis titles and a title, drawn as SVG.
-public struct LinePlot: Sendable {
+public struct LinePlot: Chart, Sendable {
     public struct Series: Sendable {
         public var name: String
         public var points: [(x: Double, y: Double)]
@@ -27,13 +27,6 @@ public struct LinePlot: Sendable {
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.series = series
-    }
-
-    /// A whole SVG document of this one chart.
-    public func svg(width: Double = 900, height: Double = 520) -> String {
-        var writer = SVGWriter(width: width, height: height)
-        draw(into: &writer, box: SVGWriter.plotBox(width: width, top: 0, height: height))
-        return writer.document()
     }
 
     /// Draws into `box` (the area of the plot itself; labels go around it).

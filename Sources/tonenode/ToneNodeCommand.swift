@@ -18,7 +18,7 @@ struct ToneNodeCommand: AsyncParsableCommand {
             `decode` prints the messages found in an audio file; `send` and \
             `receive` do the same live, through JACK ports. `link` measures a JACK \
             link across a network bridge (round trip, or one way with --listen); \
-            `audit` compares a path's measured latency with what its ports report.
+            `audit` compares each path between given ports: measured latency against what its ports report.
             Exit status: 0 success; 1 runtime error (no JACK server, unreadable or \
             bad input file, nothing detected or nothing heard); 2 `link` or `audit` \
             outside its limits; 64 bad command-line option; 128+N stopped by signal N \

@@ -47,12 +47,14 @@ struct SignalGraphTests {
         }
     }
 
-    @Test("the verdict: whole periods off the round trip, the difference from the nearest end of the range")
+    @Test("the verdict: one period off the round trip, the difference from the nearest end of the range")
     func verdict() {
         let liar = LatencyVerdict(roundTripFrames: 256 + 64.37, periodFrames: 256, reportedFrames: 0...0)
         #expect(liar.cyclePeriods == 1 && abs(liar.measuredFrames - 64.37) < 1e-9 && liar.misreported)
-        let limiter = LatencyVerdict(roundTripFrames: 512 + 240, periodFrames: 256, reportedFrames: 240...240)
-        #expect(limiter.cyclePeriods == 2 && limiter.differenceFrames == 0 && !limiter.misreported)
+        let limiter = LatencyVerdict(roundTripFrames: 256 + 240, periodFrames: 256, reportedFrames: 240...240)
+        #expect(limiter.differenceFrames == 0 && !limiter.misreported)
+        let longerThanAPeriod = LatencyVerdict(roundTripFrames: 64 + 240, periodFrames: 64, reportedFrames: 0...0)
+        #expect(longerThanAPeriod.measuredFrames == 240 && longerThanAPeriod.misreported, "not 48 frames and 3 more periods")
         let widened = LatencyVerdict(roundTripFrames: 256 + 10, periodFrames: 256, reportedFrames: 0...256)
         #expect(widened.differenceFrames == 0, "inside the range")
         let over = LatencyVerdict(roundTripFrames: 256 + 32.25, periodFrames: 256, reportedFrames: 100...100)

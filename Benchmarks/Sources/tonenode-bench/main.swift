@@ -27,12 +27,14 @@ if let index = CommandLine.arguments.firstIndex(of: "notone") {
 }
 if CommandLine.arguments.contains("measure") {
     // `tonenode-bench measure`: measure's analysis against a plain FFTW pair of the same length, alone.
-    let (summary, harmonics, fftSize) = MeasureBenchmark.run(repetitions: 5, targetSeconds: 0.2)
+    let (summary, harmonics, rest, fftSize) = MeasureBenchmark.run(repetitions: 5, targetSeconds: 0.2)
     var table = ResultTable()
     table.addCost("measure analysis: default summary (ChainAnalyzer) vs one FFTW r2c + c2r of \(fftSize)",
                   summary, scale: 1000, unit: "ms")
     table.addCost("measure analysis: default + --what harmonics vs one FFTW r2c + c2r of \(fftSize)",
                   harmonics, scale: 1000, unit: "ms")
+    table.addCost("measure analysis: the rest of --what all,midi (levels, noise, imd, 32 MIDI notes) vs one FFTW r2c + c2r of \(fftSize)",
+                  rest, scale: 1000, unit: "ms")
     print("## tonenode-bench measure\n\nmachine: \(MachineInfo.summary)\n\n\(table.markdown)\n")
     print("Default plan at 48 kHz (2 s sweep, 1 s tone, 0.5 s max latency); recording x + 0.01·x². "
         + "ratio = ToneNode time ÷ reference time, median over 5 interleaved pairs.")

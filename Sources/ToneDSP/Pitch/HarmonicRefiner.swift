@@ -79,12 +79,25 @@ final class HarmonicRefiner {
         let window = useBlackmanHarris ? blackmanHarris : hann
         let sumWindow = useBlackmanHarris ? blackmanHarrisSum : hannSum
         let half = w / 2
-        for m in 0..<half {
-            let t = Double(m) + 0.5
-            let upper = window[half + m] * frame[half + m], lower = window[half - 1 - m] * frame[half - 1 - m]
+        // Two pairs at a time, in two lanes (m and m + 1; the lower halves
+        // loaded together and swapped), the same arithmetic as one at a time;
+        // half the frame is even (a power of two ≥ 256).
+        let folded = self.folded
+        var m = 0
+        while m + 2 <= half {
+            let t = SIMD2<Double>(Double(m) + 0.5, Double(m) + 1.5)
+            let upper = UnsafeRawPointer(window + half + m).loadUnaligned(as: SIMD2<Double>.self)
+                * UnsafeRawPointer(frame + half + m).loadUnaligned(as: SIMD2<Double>.self)
+            let below = UnsafeRawPointer(window + half - 2 - m).loadUnaligned(as: SIMD2<Double>.self)
+                * UnsafeRawPointer(frame + half - 2 - m).loadUnaligned(as: SIMD2<Double>.self)
+            let lower = SIMD2(below[1], below[0])
             let even = upper + lower, odd = upper - lower
-            folded[m] = SIMD8<Float>(Float(even), Float(odd), Float(t * odd), Float(t * even),
-                                     Float(t * t * even), Float(t * t * odd), 0, 0)
+            let squares = t * t
+            let e = SIMD2<Float>(even), o = SIMD2<Float>(odd), to = SIMD2<Float>(t * odd), te = SIMD2<Float>(t * even)
+            let tte = SIMD2<Float>(squares * even), tto = SIMD2<Float>(squares * odd)
+            folded[m] = SIMD8<Float>(e[0], o[0], to[0], te[0], tte[0], tto[0], 0, 0)
+            folded[m + 1] = SIMD8<Float>(e[1], o[1], to[1], te[1], tte[1], tto[1], 0, 0)
+            m += 2
         }
         var omega = start
         let harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
@@ -120,7 +133,9 @@ final class HarmonicRefiner {
     /// over the folded pairs: S0 = Σ E cos − i O sin, S1 = Σ tO cos − i tE sin,
     /// S2 = Σ t²E cos − i t²O sin (t > 0).
     ///
-    /// Eight harmonics per pass in single-precision lanes, each with its own
+    /// Four harmonics per pass in single-precision lanes (four, not eight:
+    /// eight lanes' accumulators and phasors overflow the sixteen SSE
+    /// registers and spill every sample), each with its own
     /// phasor recurrence over t, restarted from exact values every short block
     /// and summed into double precision per block, so rounding neither drifts
     /// nor accumulates.
@@ -129,16 +144,16 @@ final class HarmonicRefiner {
         let block = 64
         var first = 0
         while first < harmonics {
-            let count = min(8, harmonics - first)
-            var t0r = SIMD8<Double>(), t0i = SIMD8<Double>(), t1r = SIMD8<Double>(), t1i = SIMD8<Double>()
-            var t2r = SIMD8<Double>(), t2i = SIMD8<Double>()
-            var hOmega = SIMD8<Double>()
-            for lane in 0..<8 { hOmega[lane] = Double(first + 1 + min(lane, count - 1)) * omega }
-            var stepC = SIMD8<Float>(), stepS = SIMD8<Float>()
+            let count = min(4, harmonics - first)
+            var t0r = SIMD4<Double>(), t0i = SIMD4<Double>(), t1r = SIMD4<Double>(), t1i = SIMD4<Double>()
+            var t2r = SIMD4<Double>(), t2i = SIMD4<Double>()
+            var hOmega = SIMD4<Double>()
+            for lane in 0..<4 { hOmega[lane] = Double(first + 1 + min(lane, count - 1)) * omega }
+            var stepC = SIMD4<Float>(), stepS = SIMD4<Float>()
             // Block starts advance by a double-precision rotation (a few dozen
             // steps per frame: no drift worth the name, and no libm per block).
-            var blockC = SIMD8<Double>(), blockS = SIMD8<Double>(), startC = SIMD8<Double>(), startS = SIMD8<Double>()
-            for lane in 0..<8 {
+            var blockC = SIMD4<Double>(), blockS = SIMD4<Double>(), startC = SIMD4<Double>(), startS = SIMD4<Double>()
+            for lane in 0..<4 {
                 stepC[lane] = Float(cos(hOmega[lane])); stepS[lane] = Float(sin(hOmega[lane]))
                 blockC[lane] = cos(hOmega[lane] * Double(block)); blockS[lane] = sin(hOmega[lane] * Double(block))
                 startC[lane] = cos(hOmega[lane] * 0.5); startS[lane] = sin(hOmega[lane] * 0.5)
@@ -146,12 +161,12 @@ final class HarmonicRefiner {
             var start = 0
             while start < half {
                 let end = min(half, start + block)
-                var c = SIMD8<Float>(startC), s = SIMD8<Float>(startS)
+                var c = SIMD4<Float>(startC), s = SIMD4<Float>(startS)
                 let nextC = startC * blockC - startS * blockS
                 startS = startC * blockS + startS * blockC
                 startC = nextC
-                var a0r = SIMD8<Float>(), a0i = SIMD8<Float>(), a1r = SIMD8<Float>(), a1i = SIMD8<Float>()
-                var a2r = SIMD8<Float>(), a2i = SIMD8<Float>()
+                var a0r = SIMD4<Float>(), a0i = SIMD4<Float>(), a1r = SIMD4<Float>(), a1i = SIMD4<Float>()
+                var a2r = SIMD4<Float>(), a2i = SIMD4<Float>()
                 for m in start..<end {
                     let v = folded[m]
                     a0r += v[0] * c; a0i += v[1] * s
@@ -161,9 +176,9 @@ final class HarmonicRefiner {
                     s = c * stepS + s * stepC
                     c = nc
                 }
-                t0r += SIMD8<Double>(a0r); t0i -= SIMD8<Double>(a0i)
-                t1r += SIMD8<Double>(a1r); t1i -= SIMD8<Double>(a1i)
-                t2r += SIMD8<Double>(a2r); t2i -= SIMD8<Double>(a2i)
+                t0r += SIMD4<Double>(a0r); t0i -= SIMD4<Double>(a0i)
+                t1r += SIMD4<Double>(a1r); t1i -= SIMD4<Double>(a1i)
+                t2r += SIMD4<Double>(a2r); t2i -= SIMD4<Double>(a2i)
                 start = end
             }
             for lane in 0..<count {

@@ -59,8 +59,10 @@ public final class PitchDetector {
         while n + 4 <= w {
             let v = UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)
             sums += SIMD4<Double>(v)
-            lows = pointwiseMin(lows, v)
-            highs = pointwiseMax(highs, v)
+            // Masked replaces, not pointwiseMin/Max: those compile to a
+            // compare and branch per lane here (NaN rules), four times slower.
+            lows.replace(with: v, where: v .< lows)
+            highs.replace(with: v, where: v .> highs)
             n += 4
         }
         let sum = sums.sum()

@@ -79,44 +79,73 @@ extension SinusoidFit {
         }
     }
 
-    /// The `ResidualSums` of `x` at (a, b, c, ω): one pass over the frame,
-    /// even and odd samples side by side in two lanes, each lane's phasor
-    /// stepped by 2ω and re-seeded from libm every 256 samples so rounding
-    /// cannot build up.
-    static func residualSums(_ x: UnsafeBufferPointer<Double>, omega: Double,
-                             a: Double, b: Double, c: Double) -> ResidualSums {
-        guard let base = x.baseAddress else { return ResidualSums() }
-        let count = x.count, pairs = count & ~1
+    /// Calls `body(n, cos ωt, sin ωt)` for the sample pairs n, n + 1 (n even)
+    /// as two lanes, each lane's phasor stepped by 2ω and re-seeded from
+    /// libm every 256 samples so rounding cannot build up; then `last` for
+    /// the last sample of an odd count.
+    @inline(__always)
+    static func forEachPhasorPair(count: Int, omega: Double,
+                                  _ body: (Int, SIMD2<Double>, SIMD2<Double>) -> Void,
+                                  last: (Int, Double, Double) -> Void) {
+        let pairs = count & ~1
         let t0 = -Double(count - 1) / 2
         let stepCos = cos(2 * omega), stepSin = sin(2 * omega)
-        var cr = SIMD2<Double>(), sr = SIMD2<Double>(), r1 = SIMD2<Double>()
-        var tcr = SIMD2<Double>(), tsr = SIMD2<Double>(), rr = SIMD2<Double>()
         var index = 0
         while index < pairs {
             let blockEnd = min(pairs, index + 256)
             let angle = omega * (t0 + Double(index))
             var cosine = SIMD2(cos(angle), cos(angle + omega)), sine = SIMD2(sin(angle), sin(angle + omega))
-            var t = SIMD2(t0 + Double(index), t0 + Double(index) + 1)
             while index < blockEnd {
-                let v = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<Double>.self)
-                let r = v - (a * cosine + b * sine + c)
-                cr += cosine * r; sr += sine * r; r1 += r; rr += r * r
-                let tr = t * r
-                tcr += cosine * tr; tsr += sine * tr
+                body(index, cosine, sine)
                 let nextCos = cosine * stepCos - sine * stepSin
                 sine = sine * stepCos + cosine * stepSin
                 cosine = nextCos
-                t += 2
                 index += 2
             }
         }
-        var sums = ResidualSums(cr: cr.sum(), sr: sr.sum(), r1: r1.sum(), tcr: tcr.sum(), tsr: tsr.sum(), rr: rr.sum())
-        if pairs < count {    // an odd count: the last sample alone
-            let t = t0 + Double(pairs), cosine = cos(omega * t), sine = sin(omega * t)
-            let r = x[pairs] - (a * cosine + b * sine + c)
-            sums.cr += cosine * r; sums.sr += sine * r; sums.r1 += r; sums.rr += r * r
-            sums.tcr += cosine * t * r; sums.tsr += sine * t * r
+        if pairs < count {
+            let t = t0 + Double(pairs)
+            last(pairs, cos(omega * t), sin(omega * t))
         }
-        return sums
+    }
+
+    /// The `ResidualSums` of `x` at (a, b, c, ω): one pass over the frame,
+    /// even and odd samples side by side in two lanes.
+    static func residualSums(_ x: UnsafeBufferPointer<Double>, omega: Double,
+                             a: Double, b: Double, c: Double) -> ResidualSums {
+        guard let base = x.baseAddress else { return ResidualSums() }
+        let t0 = -Double(x.count - 1) / 2
+        var cr = SIMD2<Double>(), sr = SIMD2<Double>(), r1 = SIMD2<Double>()
+        var tcr = SIMD2<Double>(), tsr = SIMD2<Double>(), rr = SIMD2<Double>()
+        var tail = ResidualSums()
+        forEachPhasorPair(count: x.count, omega: omega) { index, cosine, sine in
+            let v = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<Double>.self)
+            let r = v - (a * cosine + b * sine + c)
+            cr += cosine * r; sr += sine * r; r1 += r; rr += r * r
+            let tr = (SIMD2(t0, t0 + 1) + Double(index)) * r
+            tcr += cosine * tr; tsr += sine * tr
+        } last: { index, cosine, sine in
+            let t = t0 + Double(index), r = x[index] - (a * cosine + b * sine + c)
+            tail = ResidualSums(cr: cosine * r, sr: sine * r, r1: r, tcr: cosine * t * r, tsr: sine * t * r, rr: r * r)
+        }
+        return ResidualSums(cr: cr.sum() + tail.cr, sr: sr.sum() + tail.sr, r1: r1.sum() + tail.r1,
+                            tcr: tcr.sum() + tail.tcr, tsr: tsr.sum() + tail.tsr, rr: rr.sum() + tail.rr)
+    }
+
+    /// Σ r² at (a, b, c, ω) alone: the lighter pass that measures a fit's residual.
+    static func residualSquares(_ x: UnsafeBufferPointer<Double>, omega: Double,
+                                a: Double, b: Double, c: Double) -> Double {
+        guard let base = x.baseAddress else { return 0 }
+        var squares = SIMD2<Double>()
+        var tail = 0.0
+        forEachPhasorPair(count: x.count, omega: omega) { index, cosine, sine in
+            let r = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD2<Double>.self)
+                - (a * cosine + b * sine + c)
+            squares += r * r
+        } last: { index, cosine, sine in
+            let r = x[index] - (a * cosine + b * sine + c)
+            tail = r * r
+        }
+        return squares.sum() + tail
     }
 }

@@ -29,9 +29,16 @@ extension ToneEstimator {
     func findPeakCandidates() -> Bool {
         candidatePeaks.removeAll(keepingCapacity: true)
         let half = configuration.fftSize / 2
+        let power = self.power, blockFloors = self.blockFloors, blockCount = self.blockCount
         // The medians compare values: a non-finite bin (float overflow of an
-        // absurdly loud input) would break their order.
-        for k in 0...half where !power[k].isFinite { return false }
+        // absurdly loud input) would break their order. The bins are ≥ 0, so
+        // their sum is finite exactly when every one is (four lanes; the
+        // half + 1 bins are a multiple of 4 plus one).
+        var sums = SIMD4<Double>()
+        for k in stride(from: 0, to: half, by: 4) {
+            sums += UnsafeRawPointer(power + k).loadUnaligned(as: SIMD4<Double>.self)
+        }
+        guard (sums.sum() + power[half]).isFinite else { return false }
         for block in 0..<blockCount {
             let first = max(1, block * Self.blockBins), last = min(half, (block + 1) * Self.blockBins - 1)
             blockFloors[block] = median(from: first, to: last, minimumCount: 1) ?? 0
@@ -127,7 +134,8 @@ extension ToneEstimator {
     func median(from first: Int, to last: Int, minimumCount: Int) -> Double? {
         let count = last - first + 1
         guard count >= max(1, minimumCount) else { return nil }
-        for index in 0..<count { medianScratch[index] = power[first + index] }
+        let medianScratch = self.medianScratch
+        medianScratch.update(from: power + first, count: count)
         // Wirth's selection (Hoare partitioning around the target's value):
         // a few dozen values, about 3 comparisons each instead of a sort's
         // count/4. The values are finite (checked before), so it terminates.

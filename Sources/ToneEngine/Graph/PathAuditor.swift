@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ToneCore
 import ToneDSP
 import ToneJack
@@ -12,12 +11,9 @@ import ToneJack
 /// stimulus into it, records the path alone with `ChainRecorder` (its own
 /// client, connected to the path's entry and exit only) and puts the lifted
 /// connections back before the next path. Each finished path goes to `each`
-/// as soon as it is measured. Main thread, but for `restoreGraph`.
-public final class PathAuditor: @unchecked Sendable {
-    // @unchecked Sendable: `restoreGraph` may run on a signal's thread while
-    // the main thread measures; what it touches is the lifted list (behind
-    // the mutex) and `graphClient`'s connect calls, which libjack serialises
-    // per client. Everything else is main thread only.
+/// as soon as it is measured. On a signal (`shouldStop`) the recording
+/// ends, the lifted connections go back and the audit throws. Main thread.
+public final class PathAuditor {
     /// One path's figures.
     public struct PathResult: Sendable {
         public var path: SignalGraph.Path
@@ -31,15 +27,20 @@ public final class PathAuditor: @unchecked Sendable {
     }
 
     public enum Failure: Error, CustomStringConvertible {
-        case stopped
-        public var description: String { "stopped by a signal; the lifted connections are back" }
+        /// A path start that is an output, or an end that is an input.
+        case wrongDirection(port: String, option: String, wanted: String)
+
+        public var description: String {
+            switch self {
+            case .wrongDirection(let port, let option, let wanted):
+                return "\(option) \(port): a path \(option == "--connect-out" ? "starts" : "ends") at an \(wanted) port"
+            }
+        }
     }
 
     private let settings: ChainRecorder.Settings
     /// Opened without ports, never activated: it reads and changes connections.
     private let graphClient: JackClient
-    /// Connections lifted and not yet restored, and whether a stop was asked.
-    private let state = Mutex<(lifted: [SignalGraph.Edge], stopped: Bool)>(([], false))
 
     /// - Parameter settings: `connectOut` names the entries (inputs our `out`
     ///   feeds), `connectIn` the exits (outputs our `in` reads).
@@ -49,6 +50,14 @@ public final class PathAuditor: @unchecked Sendable {
         for port in settings.connectOut + settings.connectIn where !graphClient.portExists(port) {
             graphClient.close()
             throw JackError.noSuchPort(port)
+        }
+        for port in settings.connectOut where !graphClient.isInputPort(port) {
+            graphClient.close()
+            throw Failure.wrongDirection(port: port, option: "--connect-out", wanted: "input")
+        }
+        for port in settings.connectIn where graphClient.isInputPort(port) {
+            graphClient.close()
+            throw Failure.wrongDirection(port: port, option: "--connect-in", wanted: "output")
         }
     }
 
@@ -101,27 +110,14 @@ public final class PathAuditor: @unchecked Sendable {
     }
 
     /// Runs `body` with `edges` disconnected, and connects them again after
-    /// it (also when it throws).
+    /// it (also when it throws, or when a disconnection fails half way).
     private func lifting(_ edges: [SignalGraph.Edge], _ body: () throws -> Void) throws {
-        try state.withLock { state in
-            guard !state.stopped else { throw Failure.stopped }
-            state.lifted = edges
+        var lifted: [SignalGraph.Edge] = []
+        defer { for edge in lifted { try? graphClient.connect(from: edge.output, to: edge.input) } }
+        for edge in edges {
+            try graphClient.disconnect(from: edge.output, to: edge.input)
+            lifted.append(edge)
         }
-        defer { restoreGraph(stopping: false) }
-        for edge in edges { try graphClient.disconnect(from: edge.output, to: edge.input) }
         try body()
-    }
-
-    /// Connects again whatever is lifted now. Any thread (a signal's): after
-    /// `stopping`, no further path lifts anything.
-    public func restoreGraph(stopping: Bool = true) {
-        let edges = state.withLock { state in
-            defer {
-                state.lifted = []
-                if stopping { state.stopped = true }
-            }
-            return state.lifted
-        }
-        for edge in edges { try? graphClient.connect(from: edge.output, to: edge.input) }
     }
 }

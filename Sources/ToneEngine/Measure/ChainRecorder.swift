@@ -60,7 +60,9 @@ public enum ChainRecorder {
             switch self {
             case .stopped: return "stopped before the measurement was complete"
             case .notConnected(let port, let option):
-                return "nothing is connected to \(port): name the chain with \(option) (or use --loopback)"
+                // --loopback connects our own audio ports, not a MIDI output.
+                let loopback = option == "--connect-midi" ? "" : " (or use --loopback)"
+                return "nothing is connected to \(port): name the chain with \(option)\(loopback)"
             case .serverGone: return "the JACK server shut the client down during the measurement"
             case .timedOut(let seconds): return "the measurement did not finish within \(Int(seconds)) s (is the server running its cycles?)"
             }
@@ -114,13 +116,22 @@ public enum ChainRecorder {
         let midiName = midiPort.map(client.fullName(of:))
         if let midiName {
             for destination in settings.connectMIDI { try client.connect(from: midiName, to: destination) }
-            if client.connections(ofPort: midiName).isEmpty { throw Failure.notConnected(port: midiName, option: "--connect-midi") }
         }
-        // An unconnected port can only time out: say so at once.
-        for output in outputs where settings.requiresAudioOutput && client.connections(ofPort: output).isEmpty {
+        // An unconnected port can only time out: say so at once. jack2 shows a
+        // new connection from the next cycle on, so give each a few periods.
+        func isConnected(_ port: String) -> Bool {
+            let deadline = Date().addingTimeInterval(1)
+            while client.connections(ofPort: port).isEmpty {
+                if Date() > deadline || bridge.isShutdown { return false }
+                bridge.wait(timeoutMilliseconds: 20)
+            }
+            return true
+        }
+        if let midiName, !isConnected(midiName) { throw Failure.notConnected(port: midiName, option: "--connect-midi") }
+        for output in outputs where settings.requiresAudioOutput && !isConnected(output) {
             throw Failure.notConnected(port: output, option: "--connect-out")
         }
-        for input in inputs where client.connections(ofPort: input).isEmpty {
+        for input in inputs where !isConnected(input) {
             throw Failure.notConnected(port: input, option: "--connect-in")
         }
         opened(client, inputs.joined(separator: ", "), (outputs + (midiName.map { [$0] } ?? [])).joined(separator: ", "))

@@ -56,7 +56,7 @@ public final class NodeSupervisor {
     /// Time every node's process callback (`--profile-callback`).
     public let profilesCallback: Bool
 
-    public init(settings: NodeSettings, reconnect: Bool, retryIntervalSeconds: Double = 2, profilesCallback: Bool = false) {
+    public init(settings: NodeSettings, reconnect: Bool, retryIntervalSeconds: Double = 1, profilesCallback: Bool = false) {
         live = LiveControls(settings: settings)
         self.profilesCallback = profilesCallback
         self.reconnect = reconnect

@@ -7,8 +7,10 @@ import ToneJack
 /// advance on each channel's output and records each channel's input from
 /// the same frame on (one channel: `in`/`out`; N: `in_1…`/`out_1…`).
 ///
-/// Both buffers are allocated in `init`, before `jack_activate`. `render`
-/// does nothing but copy: input into `recording`, stimulus into the output.
+/// Both buffers, and the MIDI messages to send (`--what midi`), are allocated
+/// in `init`, before `jack_activate`. `render` does nothing but copy: input
+/// into `recording`, stimulus into the output, and the messages due in the
+/// period, at their frames, into the bridge's outgoing MIDI events.
 /// It starts at the first period after `arm()`, so the connections are in
 /// place before the first frame goes out, and playback and recording share
 /// frame 0: the recording's frame n is what `in` saw n frames after the

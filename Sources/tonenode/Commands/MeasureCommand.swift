@@ -207,31 +207,16 @@ struct MeasureCommand: ParsableCommand {
         if let plot {
             if let measurement, what.contains(.response) { try PlotOption.write(ResponsePlot.svg(measurement), to: plot) }
             // The first measurement chosen gets the file named; the others a file next to it each.
-            let first = what.kinds.first
-            if let harmonics {
-                let path = first == .harmonics ? plot : PlotOption.sibling(of: plot, named: "harmonics")
-                try PlotOption.write(HarmonicsPlot.svg(harmonics), to: path)
+            func write(_ kind: MeasureSelection.Kind, _ svg: @autoclosure () -> String?) throws {
+                guard let svg = svg() else { return }
+                try PlotOption.write(svg, to: what.kinds.first == kind ? plot : PlotOption.sibling(of: plot, named: kind.rawValue))
             }
-            if let levels {
-                let path = first == .levels ? plot : PlotOption.sibling(of: plot, named: "levels")
-                try PlotOption.write(LevelsPlot.svg(levels), to: path)
-            }
-            if let noise {
-                let path = first == .noise ? plot : PlotOption.sibling(of: plot, named: "noise")
-                try PlotOption.write(NoisePlot.svg(noise), to: path)
-            }
-            if let imd {
-                let path = first == .imd ? plot : PlotOption.sibling(of: plot, named: "imd")
-                try PlotOption.write(IntermodulationPlot.svg(imd), to: path)
-            }
-            if let crosstalk {
-                let path = first == .crosstalk ? plot : PlotOption.sibling(of: plot, named: "crosstalk")
-                try PlotOption.write(CrosstalkPlot.svg(crosstalk), to: path)
-            }
-            if let midi {
-                let path = first == .midi ? plot : PlotOption.sibling(of: plot, named: "midi")
-                try PlotOption.write(MIDILatencyPlot.svg(midi), to: path)
-            }
+            try write(.harmonics, harmonics.map(HarmonicsPlot.svg))
+            try write(.levels, levels.map(LevelsPlot.svg))
+            try write(.noise, noise.map(NoisePlot.svg))
+            try write(.imd, imd.map(IntermodulationPlot.svg))
+            try write(.crosstalk, crosstalk.map(CrosstalkPlot.svg))
+            try write(.midi, midi.map(MIDILatencyPlot.svg))
         }
     }
 

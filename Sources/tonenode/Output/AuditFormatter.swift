@@ -12,8 +12,8 @@ enum AuditFormatter {
             return head + "\n  no signal came through: this input does not feed that output"
         }
         let reported = verdict.reportedFrames
-        let figures = String(format: "  measured %.3f frames (round trip %.3f − %d period(s) of %d), reported %d…%d frames, difference %+.3f frames: %@",
-                             verdict.measuredFrames, verdict.roundTripFrames, verdict.cyclePeriods, verdict.periodFrames,
+        let figures = String(format: "  measured %.3f frames (round trip %.3f − the loop's period of %d), reported %d…%d frames, difference %+.3f frames: %@",
+                             verdict.measuredFrames, verdict.roundTripFrames, verdict.periodFrames,
                              reported.lowerBound, reported.upperBound, verdict.differenceFrames,
                              verdict.misreported ? "MISREPORTED (over 1 frame)" : "ok")
         return head + "\n" + figures + (result.xruns > 0 ? " (\(result.xruns) xrun(s): figures may be wrong)" : "")
