@@ -44,8 +44,14 @@ public final class PrivateJackServer: @unchecked Sendable {
         do { try process.runWithSignalsUnblocked() } catch {
             throw .cannotLaunch(reason: error.localizedDescription)
         }
+        // First its socket (a plain `connect`, no libjack), then a probe
+        // client: every libjack open that fails while the server comes up
+        // cancels a notification thread, which can wedge libjack in this
+        // process (see `JackClient.serverIsReachable`).
         let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while !JackClient.serverIsReachable(serverName: name) {
+        while true {
+            let listening = JackServerSocket.isListening(serverName: name)
+            if listening && JackClient.serverIsReachable(serverName: name) { break }
             guard process.isRunning, Date() < deadline else {
                 stop()
                 let log = logFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
@@ -54,7 +60,7 @@ public final class PrivateJackServer: @unchecked Sendable {
                 }
                 throw .didNotComeUp(name: name, seconds: timeoutSeconds)
             }
-            usleep(50_000)
+            usleep(listening ? 50_000 : 10_000)
         }
     }
 
