@@ -100,10 +100,10 @@ final class HarmonicRefiner {
             m += 2
         }
         var omega = start
-        let harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
+        var harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
         var power = 0.0
         for _ in 0..<iterations {
-            evaluate(omega: omega, harmonics: harmonics)
+            harmonics = evaluate(omega: omega, harmonics: harmonics)
             var first = 0.0, second = 0.0
             power = 0
             for k in 0..<harmonics {
@@ -139,10 +139,16 @@ final class HarmonicRefiner {
     /// phasor recurrence over t, restarted from exact values every short block
     /// and summed into double precision per block, so rounding neither drifts
     /// nor accumulates.
-    private func evaluate(omega: Double, harmonics: Int) {
+    ///
+    /// Returns how many harmonics it evaluated: it stops after a pass whose
+    /// harmonics (the fundamental aside) carry less than `quietFraction` of
+    /// the power found so far, three or four of them in a row, so a pure
+    /// tone costs one pass instead of two. What the rest would add to the
+    /// Newton step is of that order too (their own leakage and noise).
+    private func evaluate(omega: Double, harmonics: Int) -> Int {
         let half = frameSize / 2
         let block = 64
-        var first = 0
+        var first = 0, found = 0.0
         while first < harmonics {
             let count = min(4, harmonics - first)
             var t0r = SIMD4<Double>(), t0i = SIMD4<Double>(), t1r = SIMD4<Double>(), t1i = SIMD4<Double>()
@@ -186,7 +192,16 @@ final class HarmonicRefiner {
                 sum2[first + lane] = t1r[lane]; sum3[first + lane] = t1i[lane]
                 sum4[first + lane] = t2r[lane]; sum5[first + lane] = t2i[lane]
             }
+            let powers = t0r * t0r + t0i * t0i
+            var quiet = 0.0
+            for lane in (first == 0 ? 1 : 0)..<count { quiet += powers[lane] }
+            for lane in 0..<count { found += powers[lane] }
             first += count
+            if count >= 4 && quiet < Self.quietFraction * found { break }
         }
+        return first
     }
+
+    /// −60 dB: below this share of the power, further harmonics are not evaluated.
+    static let quietFraction = 1e-6
 }
