@@ -109,6 +109,11 @@ public final class NodeSupervisor {
                 connections = node.connections()
             }
             events: for await event in node.events {
+                // The threads that format and write the reports (a pool's,
+                // whichever picks the task up) yield to JACK's process threads
+                // as the worker does: without real-time scheduling they
+                // compete with them for a core (docs/measured.md, issue 17).
+                ProcessBridge.reniceCallingThreadOnce(AnalysisWorker.niceValue)
                 switch event {
                 case .report(var report):
                     report.timeSeconds += timeOffsetSeconds
