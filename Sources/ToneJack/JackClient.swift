@@ -201,7 +201,7 @@ public final class JackClient {
     /// that client's notification thread with an asynchronous `pthread_cancel`
     /// while it holds libjack's process-wide synchro mutex (jack2 issue 395):
     /// from then on every `jack_client_close` of the process blocks for good
-    /// and every open fails after the server's 2 s timeout. A deadline on a
+    /// and every open fails. A deadline on a
     /// side thread would not help: the stuck close also holds libjack's open
     /// mutex. So the hazard is avoided, not bounded (docs/reliability.md).
     public static func serverIsReachable(serverName: String?) -> Bool {
