@@ -42,6 +42,8 @@ public final class ToneEstimator {
     /// array: a class's array property pays an exclusivity check per access).
     let blockFloors: UnsafeMutablePointer<Double>
     let blockCount: Int
+    /// `blockFloor`'s histogram: `floorBuckets` byte counts.
+    let floorCounts: UnsafeMutablePointer<UInt8>
     /// Bins of the peaks that may pass the prominence gate and that
     /// `nextGatedPeak` has not measured yet, in bin order.
     var candidatePeaks: [Int] = []
@@ -101,6 +103,7 @@ public final class ToneEstimator {
         medianScratch = .allocate(capacity: 2 * Self.floorHalfWidthBins)
         blockCount = (n / 2) / Self.blockBins + 1
         blockFloors = .allocate(capacity: blockCount)
+        floorCounts = .allocate(capacity: Self.floorBuckets)
         let binHz = configuration.sampleRateHz / Double(n)
         lowBin = max(1, Int((configuration.lowHz / binHz).rounded(.up)))
         highBin = min(n / 2 - 1, Int((configuration.highHz / binHz).rounded(.down)))
@@ -119,6 +122,7 @@ public final class ToneEstimator {
         power.deallocate()
         medianScratch.deallocate()
         blockFloors.deallocate()
+        floorCounts.deallocate()
     }
 
     /// Analyses one window of exactly `fftSize` samples.
