@@ -60,7 +60,7 @@ extension ToneEstimator {
         }
         let total = sums.sum() + power[half]
         guard total.isFinite else { return false }
-        let keyBase = Int(truncatingIfNeeded: total.bitPattern >> Self.floorKeyShift) - (Self.floorBuckets - 1)
+        let keyBase = Self.floorKeyBase(totalPower: total)
         for block in 0..<blockCount {
             let first = max(1, block * Self.blockBins), last = min(half, (block + 1) * Self.blockBins - 1)
             blockFloors[block] = blockFloor(from: first, to: last, keyBase: keyBase)
@@ -151,6 +151,12 @@ extension ToneEstimator {
         return exp((sumY + slope * (count * log(Double(peak)) - sumX)) / count)
     }
 
+    /// `blockFloor`'s key base for a spectrum of `totalPower` (finite, ≥ 0):
+    /// the total's key less `floorBuckets` − 1.
+    static func floorKeyBase(totalPower: Double) -> Int {
+        Int(truncatingIfNeeded: totalPower.bitPattern >> floorKeyShift) - (floorBuckets - 1)
+    }
+
     /// A lower bound of the median power of bins `first…last` (the upper
     /// median, as `median`), less than `floorBucketRatio` below it: the lower
     /// edge of the histogram bucket that holds the median.
@@ -169,8 +175,11 @@ extension ToneEstimator {
         guard count >= 1 else { return 0 }
         let counts = floorCounts, power = self.power
         var k = first
+        // Clamped at both ends, so no bin can count outside the histogram.
+        let topBucket = Self.floorBuckets - 1
         while k <= last {
-            counts[max(0, Int(truncatingIfNeeded: power[k].bitPattern >> Self.floorKeyShift) &- keyBase)] &+= 1
+            let key = Int(truncatingIfNeeded: power[k].bitPattern >> Self.floorKeyShift) &- keyBase
+            counts[min(topBucket, max(0, key))] &+= 1
             k &+= 1
         }
         // The upper median has count − 1 − count/2 bins above it.

@@ -42,7 +42,8 @@ public final class ToneEstimator {
     /// array: a class's array property pays an exclusivity check per access).
     let blockFloors: UnsafeMutablePointer<Double>
     let blockCount: Int
-    /// `blockFloor`'s histogram: `floorBuckets` byte counts.
+    /// `blockFloor`'s histogram: `floorBuckets` byte counts, all zero
+    /// between calls.
     let floorCounts: UnsafeMutablePointer<UInt8>
     /// Bins of the peaks that may pass the prominence gate and that
     /// `nextGatedPeak` has not measured yet, in bin order.
@@ -104,6 +105,7 @@ public final class ToneEstimator {
         blockCount = (n / 2) / Self.blockBins + 1
         blockFloors = .allocate(capacity: blockCount)
         floorCounts = .allocate(capacity: Self.floorBuckets)
+        floorCounts.initialize(repeating: 0, count: Self.floorBuckets)
         let binHz = configuration.sampleRateHz / Double(n)
         lowBin = max(1, Int((configuration.lowHz / binHz).rounded(.up)))
         highBin = min(n / 2 - 1, Int((configuration.highHz / binHz).rounded(.down)))
