@@ -175,11 +175,11 @@ extension ToneEstimator {
         guard count >= 1 else { return 0 }
         let counts = floorCounts, power = self.power
         var k = first
-        // Clamped at both ends, so no bin can count outside the histogram.
-        let topBucket = Self.floorBuckets - 1
+        // No bin exceeds the total, so no key exceeds the top bucket; the
+        // byte index keeps every count inside the histogram regardless.
         while k <= last {
             let key = Int(truncatingIfNeeded: power[k].bitPattern >> Self.floorKeyShift) &- keyBase
-            counts[min(topBucket, max(0, key))] &+= 1
+            counts[Int(UInt8(truncatingIfNeeded: max(0, key)))] &+= 1
             k &+= 1
         }
         // The upper median has count − 1 − count/2 bins above it.
@@ -187,7 +187,9 @@ extension ToneEstimator {
         let raw = UnsafeMutableRawPointer(counts)
         var word = Self.floorBuckets / 8 - 1
         while raw.load(fromByteOffset: 8 &* word, as: UInt64.self) == 0 { word &-= 1 }
-        var bucket = 8 &* word &+ 7, above = 0
+        // Little-endian: the word's highest non-empty bucket is its highest non-zero byte.
+        let highestByte = (63 &- raw.load(fromByteOffset: 8 &* word, as: UInt64.self).leadingZeroBitCount) >> 3
+        var bucket = 8 &* word &+ highestByte, above = 0
         while above &+ Int(counts[bucket]) <= aboveMedian {
             above &+= Int(counts[bucket])
             bucket &-= 1
