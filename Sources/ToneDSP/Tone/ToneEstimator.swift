@@ -38,7 +38,8 @@ public final class ToneEstimator {
     private let residual: UnsafeMutablePointer<Double>
     let power: UnsafeMutablePointer<Double>
     let medianScratch: UnsafeMutablePointer<Double>
-    /// Median power of each block of `blockBins` bins (a pointer, not an
+    /// A lower bound (within 1.5×) of the median power of each block of
+    /// `blockBins` bins, from `blockFloor` (a pointer, not an
     /// array: a class's array property pays an exclusivity check per access).
     let blockFloors: UnsafeMutablePointer<Double>
     let blockCount: Int
