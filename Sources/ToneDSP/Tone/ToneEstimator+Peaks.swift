@@ -177,9 +177,17 @@ extension ToneEstimator {
         var k = first
         // No bin exceeds the total, so no key exceeds the top bucket; the
         // byte index keeps every count inside the histogram regardless.
-        while k <= last {
-            let key = Int(truncatingIfNeeded: power[k].bitPattern >> Self.floorKeyShift) &- keyBase
+        @inline(__always) func tally(_ bin: Int) {
+            let key = Int(truncatingIfNeeded: power[bin].bitPattern >> Self.floorKeyShift) &- keyBase
             counts[Int(UInt8(truncatingIfNeeded: max(0, key)))] &+= 1
+        }
+        // Four bins a step (a full block is eight steps), then the rest.
+        while k &+ 3 <= last {
+            tally(k); tally(k &+ 1); tally(k &+ 2); tally(k &+ 3)
+            k &+= 4
+        }
+        while k <= last {
+            tally(k)
             k &+= 1
         }
         // The upper median has count − 1 − count/2 bins above it.
