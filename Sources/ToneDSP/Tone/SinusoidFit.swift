@@ -120,36 +120,14 @@ public struct SinusoidFit: Sendable, Equatable {
         return 1.5 / distanceBins * stepBins * stepBins * binRadians
     }
 
-    /// Calls `body(n, cos ωt, sin ωt)` for every sample, in order, by two
-    /// rotating phasors (even and odd samples, each stepped by 2ω, so the
-    /// two multiply chains overlap instead of one waiting on the other),
-    /// re-seeded from libm every 256 samples so rounding cannot build up.
+    /// Calls `body(n, cos ωt, sin ωt)` for every sample, in order: the even
+    /// and odd phasors of `forEachPhasorPair`, one sample at a time.
     @inline(__always)
     static func forEachPhasor(count: Int, omega: Double, _ body: (Int, Double, Double) -> Void) {
-        let t0 = -Double(count - 1) / 2
-        let stepCos = cos(2 * omega), stepSin = sin(2 * omega)
-        var index = 0
-        while index < count {
-            let blockEnd = min(count, index + 256)
-            let angle = omega * (t0 + Double(index))
-            var evenCos = cos(angle), evenSin = sin(angle)
-            var oddCos = cos(angle + omega), oddSin = sin(angle + omega)
-            while index + 1 < blockEnd {
-                body(index, evenCos, evenSin)
-                body(index + 1, oddCos, oddSin)
-                let nextEvenCos = evenCos * stepCos - evenSin * stepSin
-                evenSin = evenSin * stepCos + evenCos * stepSin
-                evenCos = nextEvenCos
-                let nextOddCos = oddCos * stepCos - oddSin * stepSin
-                oddSin = oddSin * stepCos + oddCos * stepSin
-                oddCos = nextOddCos
-                index += 2
-            }
-            if index < blockEnd {
-                body(index, evenCos, evenSin)
-                index += 1
-            }
-        }
+        forEachPhasorPair(count: count, omega: omega, { index, cosine, sine in
+            body(index, cosine[0], sine[0])
+            body(index + 1, cosine[1], sine[1])
+        }, last: body)
     }
 
     /// Gaussian elimination with partial pivoting; nil when singular (any size:
