@@ -162,12 +162,11 @@ final class AnalysisWorker: @unchecked Sendable {
             let afterNs = DispatchTime.now().uptimeNanoseconds
             nextWakeNs = nextWakeNs + intervalNs > afterNs ? nextWakeNs + intervalNs : afterNs + intervalNs
             let xruns = bridge.xruns
-            let overflows = totals().overflows
+            let (overflows, droppedFrames) = totals()
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns
                 reportedOverflows = overflows
-                outbox.append(.trouble(xruns: xruns, overflows: overflows,
-                                 droppedFrames: totals().droppedFrames))
+                outbox.append(.trouble(xruns: xruns, overflows: overflows, droppedFrames: droppedFrames))
             }
             if profiles {
                 let nowNs = DispatchTime.now().uptimeNanoseconds
