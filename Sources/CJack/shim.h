@@ -446,6 +446,17 @@ static inline int tn_renice_this_thread(int nice_value) {
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
 }
 
+/// `tn_renice_this_thread`, once per thread: a thread-local flag makes later
+/// calls on the same thread return at once, so a task that may run on any
+/// thread of a pool can call it for every event. Returns 0 on success or
+/// when this thread was reniced before.
+static inline int tn_renice_this_thread_once(int nice_value) {
+    static _Thread_local int reniced = 0;
+    if (reniced) return 0;
+    reniced = 1;
+    return tn_renice_this_thread(nice_value);
+}
+
 /// Silences JACK's own error/info printing (ToneNode reports errors itself).
 static inline void tn_quiet_jack(void (*err)(const char *), void (*info)(const char *)) {
     jack_set_error_function(err);

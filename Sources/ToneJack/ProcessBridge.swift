@@ -162,4 +162,12 @@ public final class ProcessBridge: @unchecked Sendable {
     public static func reniceCallingThread(_ niceValue: Int32) -> Bool {
         tn_renice_this_thread(niceValue) == 0
     }
+
+    /// `reniceCallingThread`, once per thread (a thread-local flag; later
+    /// calls cost a load): for code that runs on whichever thread of a pool
+    /// picks it up, such as a task reading a node's events.
+    @discardableResult
+    public static func reniceCallingThreadOnce(_ niceValue: Int32) -> Bool {
+        tn_renice_this_thread_once(niceValue) == 0
+    }
 }

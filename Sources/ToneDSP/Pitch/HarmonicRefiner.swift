@@ -22,8 +22,11 @@ final class HarmonicRefiner {
     /// The window is symmetric about the frame's centre, so the sums run over
     /// pairs of samples at ±t (t = ½, 3/2, …): with y = w·x, E = y(t) + y(−t)
     /// and O = y(t) − y(−t), half as many terms as samples. Six folded
-    /// arrays, W/2 long: E, O, t·O, t·E, t²·E, t²·O.
-    private let folded: UnsafeMutablePointer<SIMD8<Float>>
+    /// arrays, W/2 long: E, O, t·O, t·E, t²·E, t²·O, one after the other
+    /// (array `k` at `folded + k·W/2`: each two pairs of samples store their
+    /// lanes straight into each; shuffling them into a record per pair cost
+    /// twice as much).
+    private let folded: UnsafeMutablePointer<Float>
     /// Harmonics used at most.
     let maxHarmonics: Int
     private var sum0: [Double], sum1: [Double], sum2: [Double], sum3: [Double], sum4: [Double], sum5: [Double]
@@ -43,7 +46,8 @@ final class HarmonicRefiner {
         }
         self.hannSum = hannSum
         self.blackmanHarrisSum = blackmanHarrisSum
-        folded = .allocate(capacity: frameSize / 2)
+        folded = .allocate(capacity: 6 * (frameSize / 2))
+        folded.initialize(repeating: 0, count: 6 * (frameSize / 2))
         sum0 = Array(repeating: 0, count: maxHarmonics)
         sum1 = sum0; sum2 = sum0; sum3 = sum0; sum4 = sum0; sum5 = sum0
     }
@@ -95,15 +99,19 @@ final class HarmonicRefiner {
             let squares = t * t
             let e = SIMD2<Float>(even), o = SIMD2<Float>(odd), to = SIMD2<Float>(t * odd), te = SIMD2<Float>(t * even)
             let tte = SIMD2<Float>(squares * even), tto = SIMD2<Float>(squares * odd)
-            folded[m] = SIMD8<Float>(e[0], o[0], to[0], te[0], tte[0], tto[0], 0, 0)
-            folded[m + 1] = SIMD8<Float>(e[1], o[1], to[1], te[1], tte[1], tto[1], 0, 0)
+            UnsafeMutableRawPointer(folded + m).storeBytes(of: e, as: SIMD2<Float>.self)
+            UnsafeMutableRawPointer(folded + half + m).storeBytes(of: o, as: SIMD2<Float>.self)
+            UnsafeMutableRawPointer(folded + 2 * half + m).storeBytes(of: to, as: SIMD2<Float>.self)
+            UnsafeMutableRawPointer(folded + 3 * half + m).storeBytes(of: te, as: SIMD2<Float>.self)
+            UnsafeMutableRawPointer(folded + 4 * half + m).storeBytes(of: tte, as: SIMD2<Float>.self)
+            UnsafeMutableRawPointer(folded + 5 * half + m).storeBytes(of: tto, as: SIMD2<Float>.self)
             m += 2
         }
         var omega = start
-        let harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
+        var harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
         var power = 0.0
         for _ in 0..<iterations {
-            evaluate(omega: omega, harmonics: harmonics)
+            harmonics = evaluate(omega: omega, harmonics: harmonics)
             var first = 0.0, second = 0.0
             power = 0
             for k in 0..<harmonics {
@@ -139,10 +147,18 @@ final class HarmonicRefiner {
     /// phasor recurrence over t, restarted from exact values every short block
     /// and summed into double precision per block, so rounding neither drifts
     /// nor accumulates.
-    private func evaluate(omega: Double, harmonics: Int) {
+    ///
+    /// Returns how many harmonics it evaluated: it stops after a pass whose
+    /// harmonics (the fundamental aside) carry less than `quietFraction` of
+    /// the power found so far, three or four of them in a row, so a pure
+    /// tone costs one pass instead of two. What the rest would add to the
+    /// Newton step is of that order too (their own leakage and noise).
+    private func evaluate(omega: Double, harmonics: Int) -> Int {
         let half = frameSize / 2
         let block = 64
-        var first = 0
+        let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
+        let tte = folded + 4 * half, tto = folded + 5 * half
+        var first = 0, found = 0.0
         while first < harmonics {
             let count = min(4, harmonics - first)
             var t0r = SIMD4<Double>(), t0i = SIMD4<Double>(), t1r = SIMD4<Double>(), t1i = SIMD4<Double>()
@@ -168,10 +184,9 @@ final class HarmonicRefiner {
                 var a0r = SIMD4<Float>(), a0i = SIMD4<Float>(), a1r = SIMD4<Float>(), a1i = SIMD4<Float>()
                 var a2r = SIMD4<Float>(), a2i = SIMD4<Float>()
                 for m in start..<end {
-                    let v = folded[m]
-                    a0r += v[0] * c; a0i += v[1] * s
-                    a1r += v[2] * c; a1i += v[3] * s
-                    a2r += v[4] * c; a2i += v[5] * s
+                    a0r += e[m] * c; a0i += o[m] * s
+                    a1r += to[m] * c; a1i += te[m] * s
+                    a2r += tte[m] * c; a2i += tto[m] * s
                     let nc = c * stepC - s * stepS
                     s = c * stepS + s * stepC
                     c = nc
@@ -186,7 +201,16 @@ final class HarmonicRefiner {
                 sum2[first + lane] = t1r[lane]; sum3[first + lane] = t1i[lane]
                 sum4[first + lane] = t2r[lane]; sum5[first + lane] = t2i[lane]
             }
+            let powers = t0r * t0r + t0i * t0i
+            var quiet = 0.0
+            for lane in (first == 0 ? 1 : 0)..<count { quiet += powers[lane] }
+            for lane in 0..<count { found += powers[lane] }
             first += count
+            if count >= 4 && quiet < Self.quietFraction * found { break }
         }
+        return first
     }
+
+    /// −60 dB: below this share of the power, further harmonics are not evaluated.
+    static let quietFraction = 1e-6
 }

@@ -103,11 +103,9 @@ public struct Oscillator: Sendable {
         }
         // Steady part.
         if amplitude == 0 {
-            while index < frames {
-                output[index] = 0
-                phase &+= increment
-                index += 1
-            }
+            // Silent (muted): zeros and the phase moved on as the loop would, without the loop.
+            (output + index).update(repeating: 0, count: frames - index)
+            phase &+= increment &* UInt64(frames - index)
             return
         }
         let gain = amplitude

@@ -57,15 +57,14 @@ extension SinusoidFit {
 
         /// JᵀJ of the model at (a, b, c, ω); the columns are ∂/∂a = C,
         /// ∂/∂b = S, ∂/∂c = 1 and ∂/∂ω = t·(b·C − a·S).
-        func normalMatrix(a: Double, b: Double) -> [[Double]] {
+        /// Row-major, fixed-size (no allocation).
+        func normalMatrix(a: Double, b: Double) -> SIMD16<Double> {
             let cw = -a * tcs, sw = b * tcs, w1 = -a * ts
             let ww = b * b * ttcc + a * a * ttss
-            return [
-                [cc, 0, c1, cw],
-                [0, ss, 0, sw],
-                [c1, 0, count, w1],
-                [cw, sw, w1, ww],
-            ]
+            return SIMD16(cc, 0, c1, cw,
+                          0, ss, 0, sw,
+                          c1, 0, count, w1,
+                          cw, sw, w1, ww)
         }
 
         /// D(θ), D′(θ), D″(θ) for the symmetric t of `count` samples (θ not a multiple of 2π).

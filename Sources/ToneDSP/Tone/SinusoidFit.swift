@@ -58,18 +58,19 @@ public struct SinusoidFit: Sendable, Equatable {
                 // the samples: the best a, b, c for ω come from them (the
                 // linear part of the fit), and the sums move with them.
                 sumSquares = sums.rr
-                guard let linear = solve([[basis.cc, 0, basis.c1], [0, basis.ss, 0], [basis.c1, 0, basis.count]],
-                                         [sums.cr, sums.sr, sums.r1]) else { return nil }
+                guard let linear = solve(SIMD16(basis.cc, 0, basis.c1, 0, 0, basis.ss, 0, 0,
+                                                basis.c1, 0, basis.count, 0, 0, 0, 0, 0),
+                                         SIMD4(sums.cr, sums.sr, sums.r1, 0), size: 3) else { return nil }
                 (a, b, c) = (linear[0], linear[1], linear[2])
                 sums.moveModel(by: (a, b, c), basis: basis)
             }
             let jtj = basis.normalMatrix(a: a, b: b)
-            let jtr = [sums.cr, sums.sr, sums.r1, b * sums.tcr - a * sums.tsr]
+            let jtr = SIMD4(sums.cr, sums.sr, sums.r1, b * sums.tcr - a * sums.tsr)
             guard let delta = solve(jtj, jtr) else { return nil }
             // The residual after the step, from the linearised model:
             // |r − Jδ|² = |r|² − δᵀJᵀr for the Gauss–Newton δ; to second order
             // in a step that, at the end, is a small fraction of σ.
-            residualSum = max(0, sums.rr - zip(delta, jtr).reduce(0) { $0 + $1.0 * $1.1 })
+            residualSum = max(0, sums.rr - (delta[0] * jtr[0] + delta[1] * jtr[1] + delta[2] * jtr[2] + delta[3] * jtr[3]))
             a += delta[0]
             b += delta[1]
             c += delta[2]
@@ -84,7 +85,7 @@ public struct SinusoidFit: Sendable, Equatable {
             if measuredHere { residualSum = residualSquares(samples, omega: omega, a: a, b: b, c: c) }
             if abs(delta[3]) < floor { break }
             // σ_ω² = residual variance · (JᵀJ)⁻¹ at ω.
-            guard let column = solve(jtj, [0, 0, 0, 1]), column[3] > 0 else { continue }
+            guard let column = solve(jtj, SIMD4(0, 0, 0, 1)), column[3] > 0 else { continue }
             let residualVariance = residualSum / Double(n - 4)
             let sigma = (residualVariance * column[3]).squareRoot()
             if abs(delta[3]) < 0.1 * sigma { break }
@@ -119,39 +120,18 @@ public struct SinusoidFit: Sendable, Equatable {
         return 1.5 / distanceBins * stepBins * stepBins * binRadians
     }
 
-    /// Calls `body(n, cos ωt, sin ωt)` for every sample, in order, by two
-    /// rotating phasors (even and odd samples, each stepped by 2ω, so the
-    /// two multiply chains overlap instead of one waiting on the other),
-    /// re-seeded from libm every 256 samples so rounding cannot build up.
+    /// Calls `body(n, cos ωt, sin ωt)` for every sample, in order: the even
+    /// and odd phasors of `forEachPhasorPair`, one sample at a time.
     @inline(__always)
     static func forEachPhasor(count: Int, omega: Double, _ body: (Int, Double, Double) -> Void) {
-        let t0 = -Double(count - 1) / 2
-        let stepCos = cos(2 * omega), stepSin = sin(2 * omega)
-        var index = 0
-        while index < count {
-            let blockEnd = min(count, index + 256)
-            let angle = omega * (t0 + Double(index))
-            var evenCos = cos(angle), evenSin = sin(angle)
-            var oddCos = cos(angle + omega), oddSin = sin(angle + omega)
-            while index + 1 < blockEnd {
-                body(index, evenCos, evenSin)
-                body(index + 1, oddCos, oddSin)
-                let nextEvenCos = evenCos * stepCos - evenSin * stepSin
-                evenSin = evenSin * stepCos + evenCos * stepSin
-                evenCos = nextEvenCos
-                let nextOddCos = oddCos * stepCos - oddSin * stepSin
-                oddSin = oddSin * stepCos + oddCos * stepSin
-                oddCos = nextOddCos
-                index += 2
-            }
-            if index < blockEnd {
-                body(index, evenCos, evenSin)
-                index += 1
-            }
-        }
+        forEachPhasorPair(count: count, omega: omega, { index, cosine, sine in
+            body(index, cosine[0], sine[0])
+            body(index + 1, cosine[1], sine[1])
+        }, last: body)
     }
 
-    /// Gaussian elimination with partial pivoting; nil when singular.
+    /// Gaussian elimination with partial pivoting; nil when singular (any size:
+    /// `SinusoidMixtureFit`'s systems).
     static func solve(_ matrix: [[Double]], _ rhs: [Double]) -> [Double]? {
         var a = matrix, y = rhs
         let n = y.count
@@ -173,6 +153,35 @@ public struct SinusoidFit: Sendable, Equatable {
             out[row] = s / a[row][row]
         }
         return out.allSatisfy(\.isFinite) ? out : nil
+    }
+
+    /// Gaussian elimination with partial pivoting on the leading `size`×`size`
+    /// block (3 or 4) of a row-major 4×4 matrix; nil when singular. Fixed-size
+    /// SIMD storage: no heap allocation per solve (the fit does two or three a pass).
+    static func solve(_ matrix: SIMD16<Double>, _ rhs: SIMD4<Double>, size n: Int = 4) -> SIMD4<Double>? {
+        var a = matrix, y = rhs
+        for col in 0..<n {
+            var pivot = col
+            for row in (col + 1)..<n where abs(a[4 * row + col]) > abs(a[4 * pivot + col]) { pivot = row }
+            guard a[4 * pivot + col] != 0, a[4 * pivot + col].isFinite else { return nil }
+            if pivot != col {
+                for k in 0..<4 { (a[4 * pivot + k], a[4 * col + k]) = (a[4 * col + k], a[4 * pivot + k]) }
+                (y[pivot], y[col]) = (y[col], y[pivot])
+            }
+            for row in (col + 1)..<n {
+                let f = a[4 * row + col] / a[4 * col + col]
+                for k in col..<n { a[4 * row + k] -= f * a[4 * col + k] }
+                y[row] -= f * y[col]
+            }
+        }
+        var out = SIMD4<Double>()
+        for row in stride(from: n - 1, through: 0, by: -1) {
+            var s = y[row]
+            for k in (row + 1)..<n { s -= a[4 * row + k] * out[k] }
+            out[row] = s / a[4 * row + row]
+        }
+        for k in 0..<n where !out[k].isFinite { return nil }
+        return out
     }
 
 }

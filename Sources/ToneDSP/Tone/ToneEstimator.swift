@@ -38,10 +38,14 @@ public final class ToneEstimator {
     private let residual: UnsafeMutablePointer<Double>
     let power: UnsafeMutablePointer<Double>
     let medianScratch: UnsafeMutablePointer<Double>
-    /// Median power of each block of `blockBins` bins (a pointer, not an
+    /// A lower bound (within 1.5×) of the median power of each block of
+    /// `blockBins` bins, from `blockFloor` (a pointer, not an
     /// array: a class's array property pays an exclusivity check per access).
     let blockFloors: UnsafeMutablePointer<Double>
     let blockCount: Int
+    /// `blockFloor`'s histogram: `floorBuckets` byte counts, all zero
+    /// between calls.
+    let floorCounts: UnsafeMutablePointer<UInt8>
     /// Bins of the peaks that may pass the prominence gate and that
     /// `nextGatedPeak` has not measured yet, in bin order.
     var candidatePeaks: [Int] = []
@@ -101,6 +105,8 @@ public final class ToneEstimator {
         medianScratch = .allocate(capacity: 2 * Self.floorHalfWidthBins)
         blockCount = (n / 2) / Self.blockBins + 1
         blockFloors = .allocate(capacity: blockCount)
+        floorCounts = .allocate(capacity: Self.floorBuckets)
+        floorCounts.initialize(repeating: 0, count: Self.floorBuckets)
         let binHz = configuration.sampleRateHz / Double(n)
         lowBin = max(1, Int((configuration.lowHz / binHz).rounded(.up)))
         highBin = min(n / 2 - 1, Int((configuration.highHz / binHz).rounded(.down)))
@@ -119,6 +125,7 @@ public final class ToneEstimator {
         power.deallocate()
         medianScratch.deallocate()
         blockFloors.deallocate()
+        floorCounts.deallocate()
     }
 
     /// Analyses one window of exactly `fftSize` samples.

@@ -91,22 +91,39 @@ public final class PathAuditor {
                 var pathSettings = settings
                 pathSettings.connectOut = [path.entry]
                 pathSettings.connectIn = [path.exit]
-                var reported: [ClosedRange<Int>?] = []
-                let recorded = try ChainRecorder.record(pathSettings, makeSignal: makeSignal, opened: { recorder, input, _ in
-                    reported = recorder.latencyRangesFrames(ofPorts: path.ports + [input], capture: true)
-                }, shouldStop: shouldStop)
-                let atInput = reported.popLast() ?? nil
-                let verdict = try? recorded.recording.withUnsafeBufferPointer { recording in
-                    LatencyVerdict(roundTripFrames: try ChainAnalyzer.analyze(recorded.signal, recording: recording).latencyFrames,
-                                   periodFrames: recorded.periodFrames, reportedFrames: atInput ?? 0...0)
+                var result = try measure(path, lifted: lift, pathSettings, makeSignal: makeSignal, shouldStop: shouldStop)
+                for _ in 1..<Self.attemptsWithXruns where result.xruns > 0 {
+                    let again = try measure(path, lifted: lift, pathSettings, makeSignal: makeSignal, shouldStop: shouldStop)
+                    if again.xruns < result.xruns { result = again }
                 }
-                let result = PathResult(path: path, verdict: verdict, reportedAtPorts: reported, lifted: lift,
-                                        xruns: recorded.xruns)
                 results.append(result)
                 each(result)
             }
         }
         return results
+    }
+
+    /// A recording that saw xruns can be wrong (on this busy machine: 1 to 44
+    /// frames off, or a whole period long, with tens of xruns; never seen
+    /// without): such a path is recorded again, up to
+    /// this many times in all, and the run with the fewest xruns kept (its
+    /// `xruns` says how many it saw).
+    static let attemptsWithXruns = 5
+
+    /// One recording of `path` (already isolated) and its verdict.
+    private func measure(_ path: SignalGraph.Path, lifted: [SignalGraph.Edge], _ pathSettings: ChainRecorder.Settings,
+                         makeSignal: (_ sampleRateHz: Double) throws -> MeasurementSignal,
+                         shouldStop: () -> Bool) throws -> PathResult {
+        var reported: [ClosedRange<Int>?] = []
+        let recorded = try ChainRecorder.record(pathSettings, makeSignal: makeSignal, opened: { recorder, input, _ in
+            reported = recorder.latencyRangesFrames(ofPorts: path.ports + [input], capture: true)
+        }, shouldStop: shouldStop)
+        let atInput = reported.popLast() ?? nil
+        let verdict = try? recorded.recording.withUnsafeBufferPointer { recording in
+            LatencyVerdict(roundTripFrames: try ChainAnalyzer.analyze(recorded.signal, recording: recording).latencyFrames,
+                           periodFrames: recorded.periodFrames, reportedFrames: atInput ?? 0...0)
+        }
+        return PathResult(path: path, verdict: verdict, reportedAtPorts: reported, lifted: lifted, xruns: recorded.xruns)
     }
 
     /// Runs `body` with `edges` disconnected, and connects them again after

@@ -54,6 +54,11 @@ final class AnalysisWorker: @unchecked Sendable {
     private let scratch: UnsafeMutablePointer<Float>
     /// Per input channel: the newest frames drained that were all ±0.
     private var zeroRuns: [Int]
+    /// Per input channel: stream frames handed to its analyzers (gaps included).
+    private var fedFrames: [Int]
+    /// Per input channel: whether its tone analyzer's hop grid still waits to
+    /// be put at the settled mark (see `feed`).
+    private var regridPending: [Bool]
     /// Seconds between `.callbackProfile` events when the bridge profiles.
     static let profileIntervalSeconds = 10.0
     /// Nice value of the worker thread (0 is normal; higher yields to others).
@@ -76,6 +81,8 @@ final class AnalysisWorker: @unchecked Sendable {
         self.publish = publish
         self.wakeIntervalSeconds = wakeIntervalSeconds
         zeroRuns = Array(repeating: 0, count: engine.channels)
+        fedFrames = Array(repeating: 0, count: engine.channels)
+        regridPending = Array(repeating: true, count: engine.channels)
         scratch = .allocate(capacity: scratchFrames)
     }
 
@@ -155,12 +162,11 @@ final class AnalysisWorker: @unchecked Sendable {
             let afterNs = DispatchTime.now().uptimeNanoseconds
             nextWakeNs = nextWakeNs + intervalNs > afterNs ? nextWakeNs + intervalNs : afterNs + intervalNs
             let xruns = bridge.xruns
-            let overflows = totals().overflows
+            let (overflows, droppedFrames) = totals()
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns
                 reportedOverflows = overflows
-                outbox.append(.trouble(xruns: xruns, overflows: overflows,
-                                 droppedFrames: totals().droppedFrames))
+                outbox.append(.trouble(xruns: xruns, overflows: overflows, droppedFrames: droppedFrames))
             }
             if profiles {
                 let nowNs = DispatchTime.now().uptimeNanoseconds
@@ -198,20 +204,14 @@ final class AnalysisWorker: @unchecked Sendable {
                     analyzer?.skip(frames: gap.frames)
                     messages?.skip(frames: gap.frames)
                     zeroRuns[channel] = 0
+                    fedFrames[channel] += gap.frames
                     continue
                 }
                 if count == 0 { break }
                 let block = UnsafeBufferPointer(start: scratch, count: count)
                 zeroRuns[channel] = Self.zeroRun(after: zeroRuns[channel], of: block)
-                analyzer?.process(block) { report in
-                    var report = report
-                    report.channel = channel
-                    // A window that began before the connections were made holds the time before the signal.
-                    let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - (analyzer?.windowFrames ?? 0)
-                    report.settled = windowStart >= settledFromFrame.load(ordering: .acquiring)
-                    if report.settled { settledReported = true }
-                    outbox.append(.report(report))
-                }
+                if let analyzer, feed(block, to: analyzer, channel: channel) { settledReported = true }
+                fedFrames[channel] += count
                 if let messages {
                     messages.process(block) { _ in }
                     for event in messages.takeEvents() { outbox.append(.message(event, channel: channel)) }
@@ -220,6 +220,49 @@ final class AnalysisWorker: @unchecked Sendable {
                 handOver()
             }
         }
+        return settledReported
+    }
+
+    /// Hands `block` to the channel's tone analyzer, its reports to the
+    /// outbox. Returns whether a settled report went out.
+    ///
+    /// The hop grid starts at the settled mark: at that stream frame the
+    /// analyzer starts a fresh window (`skip(frames: 0)`), so the first
+    /// settled report ends as soon as a whole window has arrived after the
+    /// connections took effect, not at the next point of a grid from frame 0
+    /// (up to a hop later), and the reports go on a hop apart from it.
+    /// Windows ending before the mark are reported (unsettled); those that
+    /// would end within a window after it are not made. If the mark comes
+    /// after the worker has fed past it (it is stored just after the
+    /// connections, when the rings hold at most the period before it), the
+    /// fresh window starts where the worker is.
+    private func feed(_ block: UnsafeBufferPointer<Float>, to analyzer: any StreamAnalyzer, channel: Int) -> Bool {
+        var settledReported = false
+        let settledFrom = settledFromFrame.load(ordering: .acquiring)
+        func analyse(_ part: UnsafeBufferPointer<Float>) {
+            analyzer.process(part) { report in
+                var report = report
+                report.channel = channel
+                // A window that began before the connections were made holds the time before the signal.
+                let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - analyzer.windowFrames
+                report.settled = windowStart >= settledFrom
+                if report.settled { settledReported = true }
+                outbox.append(.report(report))
+            }
+        }
+        guard regridPending[channel], settledFrom != Int.max else {
+            analyse(block)
+            return settledReported
+        }
+        let before = max(0, min(block.count, settledFrom - fedFrames[channel]))
+        if before == block.count {
+            analyse(block)       // the mark is further on
+            return settledReported
+        }
+        analyse(UnsafeBufferPointer(rebasing: block[..<before]))
+        analyzer.skip(frames: 0)
+        regridPending[channel] = false
+        analyse(UnsafeBufferPointer(rebasing: block[before...]))
         return settledReported
     }
 

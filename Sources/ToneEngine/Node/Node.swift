@@ -114,9 +114,9 @@ public final class Node {
             // a period's start): the period after the `cycles` our callback
             // has finished, at the latest. Windows from before then are not
             // readings of the signal.
-            let settledFromFrame = (Int(bridge.cycles) + 1) * client.bufferFrames
+            // Stored at once: the worker starts its hop grid there (`AnalysisWorker.feed`).
+            worker.markSettled(fromFrame: (Int(bridge.cycles) + 1) * client.bufferFrames)
             try worker.waitUntilReady()
-            worker.markSettled(fromFrame: settledFromFrame)
         } catch {
             stop()
             throw error

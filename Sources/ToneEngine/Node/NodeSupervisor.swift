@@ -94,6 +94,7 @@ public final class NodeSupervisor {
             var connections = node.connections()
             var lastSnapshotSeconds = 0.0
             var serverGone = false
+            var yieldsToAudio = false
             // Follow the graph as people rewire it (about once a second of
             // audio, on reports or messages), so a restart restores what was
             // there just before.
@@ -109,8 +110,16 @@ public final class NodeSupervisor {
                 connections = node.connections()
             }
             events: for await event in node.events {
+                // After the first settled report, the threads that format and
+                // write the reports (a pool's, whichever picks the task up)
+                // yield to JACK's process threads as the worker does: without
+                // real-time scheduling they compete with them for a core. Not
+                // before it: at nice 10 the first reading waited for the
+                // core under load (docs/measured.md, issue 17).
+                if yieldsToAudio { ProcessBridge.reniceCallingThreadOnce(AnalysisWorker.niceValue) }
                 switch event {
                 case .report(var report):
+                    if report.settled { yieldsToAudio = true }
                     report.timeSeconds += timeOffsetSeconds
                     handle(.report(report))
                     followGraph(atSeconds: report.timeSeconds)

@@ -44,8 +44,18 @@ public final class PrivateJackServer: @unchecked Sendable {
         do { try process.runWithSignalsUnblocked() } catch {
             throw .cannotLaunch(reason: error.localizedDescription)
         }
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while !JackClient.serverIsReachable(serverName: name) {
+        // First its socket (a plain `connect`, no libjack), then a probe
+        // client: every libjack open that fails while the server comes up
+        // cancels a notification thread, which can wedge libjack in this
+        // process (see `JackClient.serverIsReachable`). A jackd that is not
+        // jack2 (jack1 keeps its sockets elsewhere) is probed directly once
+        // no jack2 socket has appeared for `socketGraceSeconds`.
+        let started = Date()
+        let deadline = started.addingTimeInterval(timeoutSeconds)
+        while true {
+            let listening = JackServerSocket.isListening(serverName: name)
+                || Date().timeIntervalSince(started) > Self.socketGraceSeconds
+            if listening && JackClient.serverIsReachable(serverName: name) { break }
             guard process.isRunning, Date() < deadline else {
                 stop()
                 let log = logFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
@@ -54,9 +64,14 @@ public final class PrivateJackServer: @unchecked Sendable {
                 }
                 throw .didNotComeUp(name: name, seconds: timeoutSeconds)
             }
-            usleep(50_000)
+            usleep(listening ? 50_000 : 10_000)
         }
     }
+
+    /// How long a started jackd may take to listen on jack2's socket before
+    /// it is probed with libjack anyway (jack2 answered within 3.4 s in 480
+    /// starts on a loaded 2-core machine).
+    static let socketGraceSeconds = 5.0
 
     deinit { stop() }
 

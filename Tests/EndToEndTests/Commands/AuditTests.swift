@@ -26,9 +26,10 @@ extension JackServerTests {
         }
 
         static func describe(_ path: [String: Any]?) -> String {
-            String(format: "measured %.4f frames, reported %d…%d, difference %+.4f",
+            String(format: "measured %.4f frames, reported %d…%d, difference %+.4f, xruns %d",
                    path?["measured_frames"] as? Double ?? -1, path?["reported_min_frames"] as? Int ?? -1,
-                   path?["reported_max_frames"] as? Int ?? -1, path?["difference_frames"] as? Double ?? -1)
+                   path?["reported_max_frames"] as? Int ?? -1, path?["difference_frames"] as? Double ?? -1,
+                   path?["xruns"] as? Int ?? -1)
         }
 
         @Test("jack_thru adds nothing and reports nothing: ok; a client that delays 64.37 frames and reports 0 is flagged")
@@ -38,6 +39,7 @@ extension JackServerTests {
             defer { thru.stop() }
             try waitForPort("jack_thru:output_1", server: server.name)
             let honest = try Self.audit(server.name, ["--connect-out", "jack_thru:input_1", "--connect-in", "jack_thru:output_1"])
+            report("audit: jack_thru, " + Self.describe(honest.paths.first))
             #expect(honest.status == 0)
             #expect(honest.paths.count == 1)
             #expect(abs(honest.paths.first?["difference_frames"] as? Double ?? 99) < 0.01)
@@ -123,7 +125,7 @@ extension JackServerTests {
             let graph = try ThreePeers(server: server.name)
             defer { graph.close() }
             let before = try connectionsOnServer(server.name)
-            let audit = try LiveCommand(["audit", "--json", "--sweep-seconds", "6", "-s", server.name, "-n", "auditor",
+            let audit = try LiveCommand(["audit", "--json", "--sweep-seconds", "3", "-s", server.name, "-n", "auditor",
                                          "--connect-out", "honest:in", "--connect-in", "liar:out"])
             defer { audit.stop() }
             // Two paths into liar:in; each is measured with the other way in lifted.

@@ -6,7 +6,7 @@ import ToneTestSupport
 // `measure` through a real LV2 plugin hosted by jalv, in the `MeasureTests` suite.
 
 extension JackServerTests.MeasureTests {
-    @Test("measure through x42-eq hosted by jalv: a +6 dB peak at 3 kHz reads +6 dB there, 0 dB far below, one period + the filter's delay",
+    @Test("measure through x42-eq hosted by jalv: a +6 dB peak at 3 kHz reads +6 dB there, within 0.12 dB of 0 dB from 20 to 100 Hz, one period + the filter's delay",
           .enabled(if: JalvHost.missing(["http://gareus.org/oss/lv2/fil4#mono"]) == nil))
     func jalvEqualizer() throws {
         let server = try startServer(periodFrames: 256)
@@ -20,13 +20,15 @@ extension JackServerTests.MeasureTests {
             return (hz, db)
         }
         let peak = try #require(response.max { $0.db < $1.db })
-        let low = response.filter { $0.hz >= 25 && $0.hz <= 60 }.map { abs($0.db) }.max() ?? .infinity
+        let low = response.filter { $0.hz <= 100 }.map { abs($0.db) }.max() ?? .infinity
         let latency = summary["latency_frames"] as? Double ?? 0
-        report(String(format: "jalv x42-eq: peak %+.4f dB at %.0f Hz, |gain| 25…60 Hz ≤ %.4f dB, latency %.3f frames",
+        report(String(format: "jalv x42-eq: peak %+.4f dB at %.0f Hz, |gain| 20…100 Hz ≤ %.4f dB, latency %.3f frames",
                       peak.db, peak.hz, low, latency))
         // The response is sampled on a grid: the peak may fall between points (0.1 dB of a one-octave bell is ±13 %).
         #expect(abs(peak.db - 6) < 0.1 && abs(peak.hz / 3000 - 1) < 0.05)
-        #expect(low < 0.05)
+        // Far below the bell the plugin is flat within 0.1 dB: measured −0.093 dB at 20 Hz (fil4's own low
+        // end), 0.000 dB at 62 Hz and +0.032 dB at 101 Hz (the bell's skirt), the same on every run.
+        #expect(low < 0.12)
         // A minimum-phase filter delays a little: the latency is one period plus a fraction of a frame, never less.
         #expect(latency >= 256 && latency < 258)
     }
