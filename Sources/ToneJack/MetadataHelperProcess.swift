@@ -20,8 +20,14 @@ final class MetadataHelperProcess: Sendable {
     private struct State {
         /// Write end of the helper's stdin; closed (-1) to say "the client is closing".
         var commandDescriptor: Int32
-        /// Read end of the helper's stdout; -1 once it reached end of file.
+        /// Read end of the helper's stdout; -1 once closed (end of file, no reader left).
         var statusDescriptor: Int32
+        /// The helper's stdout reached end of file (or failed): it has exited or is exiting.
+        var atEnd = false
+        /// Threads reading `statusDescriptor` outside the lock: it is closed only
+        /// when none is, so no reader ever polls or reads a number the process
+        /// has handed to another file since (a libjack socket, say).
+        var readers = 0
         var received = ""
         /// The helper's answer ("set STORED ASKED") has come.
         var answered = false
@@ -83,7 +89,7 @@ final class MetadataHelperProcess: Sendable {
         let end = ContinuousClock.now + deadline
         while true {
             if let answer = state.withLock({ Self.parse($0) }) { return answer }
-            guard state.withLock({ $0.statusDescriptor >= 0 }) else { return .failed }
+            guard state.withLock({ !$0.atEnd }) else { return .failed }
             let left = ContinuousClock.now.duration(to: end)
             guard left > .zero else {
                 state.withLock { $0.wasLate = true }
@@ -106,18 +112,31 @@ final class MetadataHelperProcess: Sendable {
     /// Reads what the helper wrote, waiting at most `waitingMilliseconds`;
     /// marks the answer and the end of file.
     private func readStatus(waitingMilliseconds: Int32) {
-        let descriptor = state.withLock { $0.statusDescriptor }
+        let descriptor: Int32 = state.withLock { state in
+            guard !state.atEnd, state.statusDescriptor >= 0 else { return -1 }
+            state.readers += 1
+            return state.statusDescriptor
+        }
         guard descriptor >= 0 else { return }
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, waitingMilliseconds) > 0 else { return }
+        var count = 0, failure: Int32 = 0
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let ready = poll(&poller, 1, waitingMilliseconds) > 0
+        if ready {
+            count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            failure = errno
+        }
         state.withLock { state in
-            if count > 0 {
+            state.readers -= 1
+            if ready && count > 0 {
                 state.received += String(decoding: buffer[0..<count], as: UTF8.self)
                 if Self.parse(state) != nil { state.answered = true }
-            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                if state.statusDescriptor >= 0 { Glibc.close(state.statusDescriptor) }
+            } else if ready && (count == 0 || (failure != EINTR && failure != EAGAIN)) {
+                state.atEnd = true
+            }
+            // Closed by the last reader out, never under another's poll or read.
+            if state.atEnd, state.readers == 0, state.statusDescriptor >= 0 {
+                Glibc.close(state.statusDescriptor)
                 state.statusDescriptor = -1
             }
         }
@@ -126,9 +145,9 @@ final class MetadataHelperProcess: Sendable {
     /// The helper was late with its answer and has not given it since (its
     /// metadata call still waits on the store).
     var isStuck: Bool {
-        guard state.withLock({ $0.wasLate && !$0.answered && $0.statusDescriptor >= 0 }) else { return false }
+        guard state.withLock({ $0.wasLate && !$0.answered && !$0.atEnd }) else { return false }
         readStatus(waitingMilliseconds: 0)
-        return state.withLock { !$0.answered && $0.statusDescriptor >= 0 }
+        return state.withLock { !$0.answered && !$0.atEnd }
     }
 
     /// The client is closing in order: the helper removes the names it stored
@@ -150,7 +169,7 @@ final class MetadataHelperProcess: Sendable {
     /// reaping it if it did. Returns whether it has exited.
     @discardableResult
     func awaitExit(until end: ContinuousClock.Instant) -> Bool {
-        while state.withLock({ $0.statusDescriptor >= 0 }) {
+        while state.withLock({ !$0.atEnd }) {
             let left = ContinuousClock.now.duration(to: end)
             guard left > .zero else { return false }
             readStatus(waitingMilliseconds: Int32(max(1, left.components.seconds * 1000
@@ -189,6 +208,6 @@ final class MetadataHelperProcess: Sendable {
     static func reapExited() {
         let helpers = live.withLock { $0 }
         for helper in helpers { helper.readStatus(waitingMilliseconds: 0) }
-        live.withLock { $0.removeAll { $0.state.withLock { $0.statusDescriptor < 0 } && $0.reap() } }
+        live.withLock { $0.removeAll { $0.state.withLock { $0.atEnd } && $0.reap() } }
     }
 }
