@@ -60,14 +60,15 @@ public final class JackClient {
     /// instead of the stable ASCII names: `client` on the client itself and
     /// each of `ports` on its port. `close` removes them again.
     ///
-    /// Decoration only, so bounded, and never in this process: a
+    /// Decoration only, so never waited for, and never in this process: a
     /// `MetadataHelper` process makes the calls (a process that ends while it
     /// waits for the store's lock wedges the store for the user; the helper
-    /// never does). This waits for its answer at most `deadline` (then one
-    /// warning line, once per process, through `metadataWarnings`, and the
-    /// node goes on; the helper waits on by itself). Without a helper
+    /// never does). This only starts it: a thread of its own waits for its
+    /// answer at most `deadline` (then one warning line, once per process,
+    /// through `metadataWarnings`; the helper waits on by itself), so the
+    /// helper is never in a start-up's or a reconnect's way. Without a helper
     /// executable (`useMetadataHelper`) nothing is set. Once per client.
-    /// Returns whether they were all stored in time.
+    /// Returns whether a helper was started.
     @discardableResult
     public func setPrettyNames(client clientName: String?, ports: [(port: OpaquePointer, name: String)],
                                deadline: Duration = .seconds(1)) -> Bool {
@@ -84,14 +85,12 @@ public final class JackClient {
         guard let helper = MetadataHelperProcess.start(server: serverName, clientName: Self.helperClientName(for: name),
                                                        names: names) else { return false }
         metadataHelper = helper
-        switch helper.awaitAnswer(deadline: deadline) {
-        case .stored(let all): return all
-        case .failed: return false
-        case .late:
+        Thread.detachNewThread {
+            guard helper.awaitAnswer(deadline: deadline) == .late else { return }
             Self.warnOnce("warning: JACK metadata is not answering (pretty names skipped); "
                 + "another client may hold its lock in /dev/shm/jack_db-\(getuid())")
-            return false
         }
+        return true
     }
 
     /// The helper's own client: named after ours, within JACK's name limit
@@ -192,23 +191,25 @@ public final class JackClient {
     /// - Parameter serverAlive: false after the server went away (kept for
     ///   callers; the helper's removal does not need the server).
     ///
-    /// When our helper is stuck in the metadata store, so is jackd's own
-    /// clean-up at `jack_client_close` (it walks the store for our keys), and
-    /// the close would wait for the server until the store is released: then
-    /// the close runs on a thread of its own and this waits for it at most
-    /// 0.5 s (`metadataIsStuck` stays true until it returns).
+    /// When our helper is stuck in the metadata store (late, or not out
+    /// within its 0.5 s), so is jackd's own clean-up at `jack_client_close`
+    /// (it walks the store for our keys), and the close would wait for the
+    /// server until the store is released: then the close runs on a thread of
+    /// its own and this waits for it at most 0.5 s (`metadataIsStuck` stays
+    /// true until it returns).
     public func close(serverAlive: Bool = true) {
         guard !isClosed else { return }
         isClosed = true
         defer { Self.openCount.subtract(1, ordering: .releasing) }
         _ = serverAlive
+        var helperOut = true
         if let helper = metadataHelper {
             helper.finish()
             // Its removals before our close (see MetadataHelper), unless it is stuck.
-            if !helper.isStuck { helper.awaitExit(until: .now + .milliseconds(500)) }
+            helperOut = !helper.isStuck && helper.awaitExit(until: .now + .milliseconds(500))
         }
         jack_deactivate(handle)
-        guard metadataHelper?.isStuck == true else {
+        guard !helperOut else {
             jack_client_close(handle)
             return
         }
