@@ -15,6 +15,9 @@
 #include <jack/uuid.h>
 #include <jack/midiport.h>
 #include <semaphore.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,7 +371,7 @@ static inline int tn_bridge_wait(tn_bridge *b, int timeout_ms) {
     return 1;
 }
 
-// MARK: - Metadata (ToneJack's metadata thread)
+// MARK: - Metadata (ToneJack's metadata helper process)
 
 /// The client's own UUID (the metadata subject of its pretty name). Returns 0 on success.
 static inline int tn_client_uuid(jack_client_t *client, jack_uuid_t *uuid) {
@@ -381,7 +384,7 @@ static inline int tn_client_uuid(jack_client_t *client, jack_uuid_t *uuid) {
 
 /// Sets JACK_METADATA_PRETTY_NAME on one subject (the client or one of its
 /// ports). Returns 0 on success. May block in jack2's Berkeley DB store:
-/// ToneJack's MetadataQueue calls it on its own thread, with a deadline.
+/// Only ToneJack's MetadataHelper process calls it (see there why).
 static inline int tn_set_pretty_name(jack_client_t *client, jack_uuid_t subject, const char *pretty) {
     return jack_set_property(client, subject, JACK_METADATA_PRETTY_NAME, pretty, "text/plain");
 }
@@ -391,6 +394,48 @@ static inline int tn_set_pretty_name(jack_client_t *client, jack_uuid_t subject,
 /// in Berkeley DB when several clients walk at once. Returns 0 on success.
 static inline int tn_remove_pretty_name(jack_client_t *client, jack_uuid_t subject) {
     return jack_remove_property(client, subject, JACK_METADATA_PRETTY_NAME);
+}
+
+// glibc 2.34+ (declared by <spawn.h> only under _GNU_SOURCE, which Swift's Glibc module is built without).
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+/// POSIX_SPAWN_SETSID, likewise GNU-only in <spawn.h>.
+#define TN_SPAWN_SETSID 0x80
+extern char **environ;
+
+/// Starts ToneJack's metadata helper (`path` with `argv`, NULL-terminated):
+/// `stdin_fd` and `stdout_fd` become its stdin and stdout, /dev/null its
+/// stderr, and nothing else of ours is inherited (the JACK client's socket
+/// above all: the server must see the node's socket close when the node
+/// ends). In a session of its own, so a terminal's Ctrl-C is not for it, and
+/// with SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked: it looks at them only
+/// between metadata calls, never dying inside one (a process that dies
+/// waiting for a Berkeley DB lock leaves the request behind). posix_spawn,
+/// not fork: the caller has threads. Returns 0 or an errno.
+static inline int tn_spawn_metadata_helper(const char *path, char *const argv[], int stdin_fd, int stdout_fd,
+                                           pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    sigset_t blocked;
+    int result = posix_spawn_file_actions_init(&actions);
+    if (result != 0) return result;
+    result = posix_spawnattr_init(&attributes);
+    if (result != 0) { posix_spawn_file_actions_destroy(&actions); return result; }
+    sigemptyset(&blocked);
+    sigaddset(&blocked, SIGINT);
+    sigaddset(&blocked, SIGTERM);
+    sigaddset(&blocked, SIGHUP);
+    sigaddset(&blocked, SIGQUIT);
+    if ((result = posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0)) == 0
+        && (result = posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1)) == 0
+        && (result = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)) == 0
+        && (result = posix_spawn_file_actions_addclosefrom_np(&actions, 3)) == 0
+        && (result = posix_spawnattr_setsigmask(&attributes, &blocked)) == 0
+        && (result = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | TN_SPAWN_SETSID)) == 0) {
+        result = posix_spawn(pid, path, &actions, &attributes, argv, environ);
+    }
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    return result;
 }
 
 /// Raises the nice value of the calling thread only (Linux: a thread is a

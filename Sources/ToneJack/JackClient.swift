@@ -1,4 +1,5 @@
 import CJack
+import Foundation
 import Synchronization
 
 /// One open JACK client. Owns the `jack_client_t`; main thread only.
@@ -9,9 +10,9 @@ public final class JackClient {
     /// The server name asked for (nil: `$JACK_DEFAULT_SERVER` or the default).
     public let serverName: String?
     private var isClosed = false
-    /// The pretty names this client set (filled on the metadata thread), so
-    /// `close` removes exactly those keys again.
-    private let metadata = MetadataRecord()
+    /// The helper process that set this client's pretty names (and removes
+    /// them when the client closes); nil: none set.
+    private var metadataHelper: MetadataHelperProcess?
 
     /// Clients of this process being opened or open (not yet closed).
     private static let openCount = Atomic<Int>(0)
@@ -59,49 +60,81 @@ public final class JackClient {
     /// instead of the stable ASCII names: `client` on the client itself and
     /// each of `ports` on its port. `close` removes them again.
     ///
-    /// Decoration only, so bounded: the calls run on the metadata thread and
-    /// this waits for them at most `deadline` (then one warning line, once per
-    /// process, through `metadataWarnings`, and the node goes on without them).
-    /// Returns whether they were all stored in time.
+    /// Decoration only, so never waited for, and never in this process: a
+    /// `MetadataHelper` process makes the calls (a process that ends while it
+    /// waits for the store's lock wedges the store for the user; the helper
+    /// never does). This only starts it: a thread of its own waits for its
+    /// answer at most `deadline` (then one warning line, once per process,
+    /// through `metadataWarnings`; the helper waits on by itself), so the
+    /// helper is never in a start-up's or a reconnect's way. Without a helper
+    /// executable (`useMetadataHelper`) nothing is set. Once per client.
+    /// Returns whether a helper was started.
     @discardableResult
     public func setPrettyNames(client clientName: String?, ports: [(port: OpaquePointer, name: String)],
                                deadline: Duration = .seconds(1)) -> Bool {
-        let handle = UncheckedHandle(handle)
-        let portSubjects = ports.map { (subject: jack_port_uuid($0.port), name: $0.name) }
-        let record = metadata
-        let allStored = Atomic<Bool>(true)
-        record.began()
-        let outcome = MetadataQueue.shared.run(deadline: deadline) {
-            var subject = jack_uuid_t()
-            if let clientName, tn_client_uuid(handle.value, &subject) == 0 {
-                if !record.set(subject, clientName, on: handle.value) { allStored.store(false, ordering: .relaxed) }
-            } else if clientName != nil {
-                allStored.store(false, ordering: .relaxed)
-            }
-            for (subject, name) in portSubjects where !record.set(subject, name, on: handle.value) {
-                allStored.store(false, ordering: .relaxed)
-            }
-            record.ended()
+        guard metadataHelper == nil, !isClosed else { return false }
+        MetadataHelperProcess.reapExited()
+        // A helper still stuck in the store: a new one would only queue behind it.
+        guard !MetadataHelperProcess.anyStuck else { return false }
+        var names = ports.map { (subject: jack_port_uuid($0.port), name: $0.name) }
+        var subject = jack_uuid_t()
+        if let clientName {
+            guard tn_client_uuid(handle, &subject) == 0 else { return false }
+            names.insert((subject, clientName), at: 0)
         }
-        if outcome == .skipped { record.ended() }
-        return outcome == .done && allStored.load(ordering: .relaxed)
+        guard let helper = MetadataHelperProcess.start(server: serverName, clientName: Self.helperClientName(for: name),
+                                                       names: names) else { return false }
+        metadataHelper = helper
+        Thread.detachNewThread {
+            guard helper.awaitAnswer(deadline: deadline) == .late else { return }
+            Self.warnOnce("warning: JACK metadata is not answering (pretty names skipped); "
+                + "another client may hold its lock in /dev/shm/jack_db-\(getuid())")
+        }
+        return true
+    }
+
+    /// The helper's own client: named after ours, within JACK's name limit
+    /// (JACK appends `-01`… when taken).
+    static func helperClientName(for clientName: String) -> String {
+        let limit = Int(jack_client_name_size()) - 1 - 3 - "-meta".count
+        return String(clientName.utf8.prefix(limit)).map { $0 + "-meta" } ?? "tonenode-meta"
+    }
+
+    private static let warned = Atomic<Bool>(false)
+    private static let warningSink = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    private static func warnOnce(_ line: String) {
+        guard !warned.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        warningSink.withLock { $0 }?(line)
     }
 
     /// Where metadata warnings go (one line, once per process); tonenode sets stderr.
     public static func metadataWarnings(_ sink: @escaping @Sendable (String) -> Void) {
-        MetadataQueue.shared.warningSink.withLock { $0 = sink }
+        warningSink.withLock { $0 = sink }
     }
 
-    /// Whether a metadata call overran its deadline and is still blocked in
-    /// libjack (the process should then end with `_exit`, not run libjack's
-    /// exit-time clean-up, which may wait for the same lock).
-    public static var metadataIsStuck: Bool { MetadataQueue.shared.isStuck }
+    /// Makes `executable` (run with `MetadataHelper.subcommand`) the process
+    /// that sets and removes pretty names; tonenode gives `/proc/self/exe`.
+    public static func useMetadataHelper(executable: String) {
+        MetadataHelperProcess.executable.withLock { $0 = executable }
+    }
 
-    /// Before the process exits: waits at most `deadline` for metadata calls
-    /// still queued (a removal or close that had to wait behind a slow call).
+    /// Whether a metadata helper is still waiting on the store, or a client's
+    /// close was left waiting on the server's own metadata clean-up: the
+    /// process should then end with `_exit`, not run libjack's exit-time
+    /// clean-up, which may wait too.
+    public static var metadataIsStuck: Bool {
+        pendingCloses.load(ordering: .acquiring) > 0 || MetadataHelperProcess.anyStuck
+    }
+
+    /// Before the process exits: tells every metadata helper to remove its
+    /// names and waits at most `deadline` for those not stuck to finish.
     public static func finishMetadata(deadline: Duration = .milliseconds(500)) {
-        MetadataQueue.shared.drain(deadline: deadline)
+        MetadataHelperProcess.finishAll(deadline: deadline)
     }
+
+    /// Closes handed to a thread of their own that have not returned.
+    private static let pendingCloses = Atomic<Int>(0)
 
     /// Registers a terminal MIDI input port.
     public func registerMidiInputPort(_ shortName: String) throws -> OpaquePointer {
@@ -152,38 +185,43 @@ public final class JackClient {
         guard jack_activate(handle) == 0 else { throw JackError.activationFailed }
     }
 
-    /// Removes our pretty names (key by key, waiting at most 0.5 s),
-    /// deactivates and closes; safe to call twice.
-    /// - Parameter serverAlive: false after the server went away: its metadata
-    ///   went with it, so nothing is removed (and the dead server is not asked).
+    /// Removes our pretty names (their helper process does, key by key,
+    /// exactly the keys it set; this waits for it at most 0.5 s, not at all
+    /// when it is stuck in the store), deactivates and closes; safe to call twice.
+    /// - Parameter serverAlive: false after the server went away (kept for
+    ///   callers; the helper's removal does not need the server).
     ///
-    /// When a metadata call of this client is still blocked on the metadata
-    /// thread, `jack_client_close` is queued behind it instead (it must not free
-    /// the client under that call); if the call never returns, the server
-    /// drops the client when the process ends.
+    /// When our helper is stuck in the metadata store (late, or not out
+    /// within its 0.5 s), so is jackd's own clean-up at `jack_client_close`
+    /// (it walks the store for our keys), and the close would wait for the
+    /// server until the store is released: then the close runs on a thread of
+    /// its own and this waits for it at most 0.5 s (`metadataIsStuck` stays
+    /// true until it returns).
     public func close(serverAlive: Bool = true) {
         guard !isClosed else { return }
         isClosed = true
         defer { Self.openCount.subtract(1, ordering: .releasing) }
-        let handle = UncheckedHandle(handle)
-        let record = metadata
-        if serverAlive && record.hasSubjects {
-            record.began()
-            let outcome = MetadataQueue.shared.run(deadline: .milliseconds(500)) {
-                record.removeAll(on: handle.value)
-                record.ended()
-            }
-            if outcome == .skipped { record.ended() }
+        _ = serverAlive
+        var helperOut = true
+        if let helper = metadataHelper {
+            helper.finish()
+            // Its removals before our close (see MetadataHelper), unless it is stuck.
+            helperOut = !helper.isStuck && helper.awaitExit(until: .now + .milliseconds(500))
         }
-        jack_deactivate(handle.value)
-        guard record.hasPendingCalls else {
-            jack_client_close(handle.value)
+        jack_deactivate(handle)
+        guard !helperOut else {
+            jack_client_close(handle)
             return
         }
-        MetadataQueue.shared.enqueue {
-            if serverAlive { record.removeAll(on: handle.value) }
+        let handle = UncheckedHandle(handle)
+        let closed = DispatchSemaphore(value: 0)
+        Self.pendingCloses.add(1, ordering: .releasing)
+        Thread.detachNewThread {
             jack_client_close(handle.value)
+            Self.pendingCloses.subtract(1, ordering: .releasing)
+            closed.signal()
         }
+        _ = closed.wait(timeout: .now() + .milliseconds(500))
     }
 
     /// Whether some server answers: opens and closes a probe client (`demo`
@@ -223,4 +261,10 @@ public final class JackClient {
     static func silenceLibraryMessages() {
         tn_quiet_jack({ _ in }, { _ in })
     }
+}
+
+/// A `jack_client_t` handed to the thread that closes it, its only user from then on.
+struct UncheckedHandle: @unchecked Sendable {
+    let value: OpaquePointer
+    init(_ value: OpaquePointer) { self.value = value }
 }

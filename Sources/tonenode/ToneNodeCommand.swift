@@ -35,11 +35,16 @@ struct ToneNodeCommand: AsyncParsableCommand {
     /// Like ArgumentParser's `main`, but a bad option is one line on stderr
     /// (no usage dump), so scripts and people see just the reason.
     static func main() async {
+        // The metadata helper a node starts (hidden from --help): nothing else of tonenode runs in it.
+        if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == MetadataHelper.subcommand {
+            MetadataHelper.main(arguments: Array(CommandLine.arguments.dropFirst(2)))
+        }
         // A closed stdout is EPIPE in Console (status 141, quietly), not a signal.
         signal(SIGPIPE, SIG_IGN)
         // One signal mechanism for every command, before any of them runs.
         SignalWatcher.install()
         JackClient.metadataWarnings { Console.err($0) }
+        JackClient.useMetadataHelper(executable: "/proc/self/exe")
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -64,8 +69,9 @@ struct ToneNodeCommand: AsyncParsableCommand {
         }
     }
 
-    /// Exits with `status`; with `_exit` when a JACK metadata call is still
-    /// blocked (exit-time clean-up in libjack could wait on the same lock).
+    /// Exits with `status`; with `_exit` when a JACK metadata helper is still
+    /// stuck in the store, or a close still waits for the server's own metadata
+    /// clean-up (exit-time clean-up in libjack could wait on it too).
     static func end(status: Int32) -> Never {
         JackClient.finishMetadata()
         if JackClient.metadataIsStuck { _exit(status) }

@@ -47,3 +47,98 @@ public func connectionsOnServer(_ server: String) throws -> [String: Set<String>
     }
     return connections
 }
+
+/// A JACK server, its clients and `jack_property` run under a uid of their
+/// own (`setpriv`), for tests that read JACK metadata. jack2 keeps metadata
+/// in one store per uid (`/dev/shm/jack_db-UID`) shared by every server of
+/// that user, and numbers client and port UUIDs per server the same way on
+/// every fresh server: under root, another test's node on another server
+/// sets names on the very subjects this test's node has. The uid is unique
+/// to this test process and `slot`; `stop` ends the server and removes what
+/// that uid left in /dev/shm. Test thread only.
+public final class OwnUserJack {
+    public let uid: UInt32
+    public let serverName: String
+    private var server: LiveCommand?
+
+    /// Starts jackd (dummy backend, 48 kHz, 256 frames) under the uid and
+    /// waits (bounded) until `jack_lsp` answers.
+    public init(slot: UInt32) throws {
+        uid = 300_000 + UInt32(getpid() % 100_000) * 8 + slot % 8
+        serverName = "tn-own-\(getpid())-\(slot)"
+        removeLeftovers()
+        server = try LiveCommand(wrap("/usr/bin/jackd", ["-n", serverName, "--no-realtime", "-d", "dummy",
+                                                         "-r", "48000", "-p", "256"]),
+                                 executable: "/usr/bin/setpriv", environment: environment)
+        for _ in 0..<100 {
+            if try run("/usr/bin/jack_lsp", [], timeoutSeconds: 5).status == 0 { return }
+            usleep(100_000)
+        }
+        Issue.record("jackd under uid \(uid) did not answer; \(server?.stderr ?? "")")
+    }
+
+    deinit { stop() }
+
+    /// The environment of every process under the uid.
+    private var environment: [String: String] {
+        ["JACK_DEFAULT_SERVER": serverName, "JACK_NO_AUDIO_RESERVATION": "1", "HOME": "/tmp"]
+    }
+
+    /// `setpriv`'s arguments that run `path` with `arguments` under the uid.
+    private func wrap(_ path: String, _ arguments: [String]) -> [String] {
+        ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", path] + arguments
+    }
+
+    /// Starts the built `tonenode` with `arguments` under the uid (give it `-s serverName`).
+    public func tonenode(_ arguments: [String]) throws -> LiveCommand {
+        try LiveCommand(wrap(productsDirectory.appendingPathComponent("tonenode").path, arguments),
+                        executable: "/usr/bin/setpriv", environment: environment)
+    }
+
+    /// Runs a JACK tool (absolute path) to completion under the uid, on this server.
+    public func run(_ path: String, _ arguments: [String], timeoutSeconds: Double = 10,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        try runCommand(wrap(path, arguments), executable: "/usr/bin/setpriv", environment: environment,
+                       timeoutSeconds: timeoutSeconds, sourceLocation: sourceLocation)
+    }
+
+    /// Waits (bounded) until a port exists (or, `toExist: false`, is gone).
+    public func waitForPort(_ port: String, toExist: Bool = true, timeoutSeconds: Double = 5,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline {
+            let result = try run("/usr/bin/jack_lsp", [], sourceLocation: sourceLocation)
+            if result.stdoutLines.contains(port) == toExist { return }
+            usleep(50_000)
+        }
+        Issue.record("port \(port) did not \(toExist ? "appear" : "vanish") under uid \(uid)", sourceLocation: sourceLocation)
+    }
+
+    /// Every pretty name in the uid's metadata store (`jack_property -l`).
+    public func prettyNames(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let listing = try run("/usr/bin/jack_property", ["-l"], sourceLocation: sourceLocation)
+        return listing.stdoutLines.compactMap { line in
+            guard line.contains("metadata/pretty-name"), let range = line.range(of: "value: ") else { return nil }
+            let rest = line[range.upperBound...]
+            return String(rest.components(separatedBy: " type:").first ?? String(rest))
+        }
+    }
+
+    /// Stops the server (SIGTERM, then SIGKILL) and removes the uid's files in /dev/shm.
+    public func stop() {
+        guard let server else { return }
+        server.stop()
+        self.server = nil
+        removeLeftovers()
+    }
+
+    /// The uid's files in /dev/shm (its store, sockets, semaphores).
+    private func removeLeftovers() {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
+        for entry in entries {
+            let path = "/dev/shm/\(entry)"
+            let owner = (try? FileManager.default.attributesOfItem(atPath: path))?[.ownerAccountID] as? NSNumber
+            if owner?.uint32Value == uid { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
+}

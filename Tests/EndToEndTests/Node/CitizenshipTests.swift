@@ -5,35 +5,26 @@ import Testing
 extension JackServerTests {
     @Suite("A good JACK citizen")
     struct CitizenshipTests {
-        /// `jack_property -l` output, as (subject, value) pairs of pretty names.
-        static func prettyNames(server: String) throws -> [String] {
-            let listing = try runCommand(["-l"], executable: "/usr/bin/jack_property",
-                                         environment: ["JACK_DEFAULT_SERVER": server], timeoutSeconds: 10)
-            return listing.stdoutLines.compactMap { line in
-                guard line.contains("metadata/pretty-name"), let range = line.range(of: "value: ") else { return nil }
-                let rest = line[range.upperBound...]
-                return String(rest.components(separatedBy: " type:").first ?? String(rest))
-            }
-        }
-
         @Test("pretty names on the client and both ports while it runs, gone after it exits")
         func prettyNamesComeAndGo() throws {
-            let server = try startServer()
-            defer { server.stop() }
-            let node = try LiveCommand(["run", "-s", server.name, "-n", "citizen", "--hop", "4096"], input: .pipe)
-            try waitForPort("citizen:out", server: server.name)
+            // Under a uid of its own: the metadata store is the user's, shared with every other server's clients.
+            let jack = try OwnUserJack(slot: 0)
+            defer { jack.stop() }
+            let node = try jack.tonenode(["run", "-s", jack.serverName, "-n", "citizen", "--hop", "4096"])
+            defer { node.stop() }
+            try jack.waitForPort("citizen:out")
             var names: [String] = []
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline {
-                names = try Self.prettyNames(server: server.name)
+                names = try jack.prettyNames()
                 if names.count >= 4 { break }
                 usleep(50_000)
             }
             #expect(Set(names) == ["ToneNode", "ToneNode analyser input", "ToneNode tone output", "ToneNode MIDI input"],
                     "\(names)")
             node.stop()
-            try waitForPort("citizen:out", server: server.name, toExist: false)
-            #expect(try Self.prettyNames(server: server.name).isEmpty, "metadata removed on exit; stderr: \(node.stderr)")
+            try jack.waitForPort("citizen:out", toExist: false)
+            #expect(try jack.prettyNames().isEmpty, "metadata removed on exit; stderr: \(node.stderr)")
         }
 
         @Test("the analysis worker runs niced, below JACK's threads")

@@ -10,13 +10,23 @@ extension JackServerTests {
     struct ReliabilityTests {
         @Test("--no-metadata: no pretty names at all")
         func noMetadata() throws {
-            let server = try startServer()
-            defer { server.stop() }
-            let node = try LiveCommand(["run", "-s", server.name, "-n", "plain", "--hop", "4096", "--no-metadata"])
+            // Under a uid of its own: the metadata store is the user's, shared with every other server's clients.
+            let jack = try OwnUserJack(slot: 1)
+            defer { jack.stop() }
+            let node = try jack.tonenode(["run", "-s", jack.serverName, "-n", "plain", "--hop", "4096", "--no-metadata"])
             defer { node.stop() }
-            try waitForPort("plain:out", server: server.name)
+            try jack.waitForPort("plain:out")
             usleep(500_000)
-            #expect(try CitizenshipTests.prettyNames(server: server.name).isEmpty)
+            #expect(try jack.prettyNames().isEmpty)
+            // And no metadata helper process started (a process of that uid naming the hidden subcommand).
+            let helpers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { entry in
+                guard Int(entry) != nil, let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                      let owner = (try? FileManager.default.attributesOfItem(atPath: "/proc/\(entry)"))?[.ownerAccountID]
+                        as? NSNumber else { return false }
+                return owner.uint32Value == jack.uid
+                    && String(decoding: line, as: UTF8.self).contains("__jack-metadata-helper")
+            } ?? []
+            #expect(helpers.isEmpty, "helper processes: \(helpers)")
         }
 
         @Test("SIGTERM ends the node within 2 s while the server is SIGSTOPped")
