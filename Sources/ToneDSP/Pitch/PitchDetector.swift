@@ -23,18 +23,20 @@ import Darwin
 /// Worker only: owns its FFT plans and buffers.
 public final class PitchDetector {
     public let configuration: PitchDetectorConfiguration
-    private let nsdf: NormalizedSquareDifference
+    let nsdf: NormalizedSquareDifference
     private let refiner: HarmonicRefiner
-    private let samples: UnsafeMutablePointer<Double>
-    private let lags: ClosedRange<Int>
+    /// The window, mean removed, at unit peak.
+    let samples: UnsafeMutablePointer<Double>
+    /// Periods searched, in full-rate samples.
+    let lags: ClosedRange<Int>
     /// Lags of the NSDF's key maxima (reused between windows).
-    private var keyLags: [Int] = []
+    var keyLags: [Int] = []
 
     public init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning = .measure) throws {
         if let problem = configuration.problem { throw ToneEstimator.SetupError.invalid(problem) }
         guard let lags = configuration.lagRange else { throw ToneEstimator.SetupError.invalid("empty lag range") }
         guard let nsdf = NormalizedSquareDifference(frameSize: configuration.frameSize, maxLag: lags.upperBound + 1,
-                                                    planning: planning) else {
+                                                    decimation: configuration.nsdfDecimation, planning: planning) else {
             throw ToneEstimator.SetupError.fftUnavailable(2 * configuration.frameSize)
         }
         self.configuration = configuration
@@ -75,12 +77,10 @@ public final class PitchDetector {
         // overflow on huge samples nor lose tiny ones; levels are scaled back.
         let scale = 1 / peak
         var energies = SIMD4<Double>()
-        let single = nsdf.input
         n = 0
         while n + 4 <= w {
             let v = (SIMD4<Double>(UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
             UnsafeMutableRawPointer(samples + n).storeBytes(of: v, as: SIMD4<Double>.self)
-            UnsafeMutableRawPointer(single + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
             energies += v * v
             n += 4
         }
@@ -103,41 +103,5 @@ public final class PitchDetector {
         let levelDBFS = 10 * log10(2 * harmonicPower) + levelOffsetDB
         return ToneReading(frequencyHz: frequencyHz, levelDBFS: levelDBFS.isFinite ? levelDBFS : nil,
                            snrDB: snrDB.isFinite ? snrDB : nil, rmsDBFS: rmsDBFS.isFinite ? rmsDBFS : nil)
-    }
-
-    /// McLeod's peak picking on the NSDF; nil when nothing is clear enough.
-    private func findPeriod(energy: Double) -> (lag: Double, clarity: Double)? {
-        nsdf.compute(samples, energy: energy)
-        let values = nsdf.values
-        let last = lags.upperBound
-        // Key maxima: the highest point of each positive lobe after the first negative zero crossing.
-        // `!(v > 0)` rather than `v <= 0`, so that a NaN cannot stall the walk.
-        var lag = 1
-        while lag <= last && values[lag] > 0 { lag += 1 }
-        var best = -1.0
-        keyLags.removeAll(keepingCapacity: true)
-        while lag <= last {
-            while lag <= last && !(values[lag] > 0) { lag += 1 }
-            var top = -1, topValue = -2.0
-            while lag <= last && values[lag] > 0 {
-                if values[lag] > topValue { topValue = values[lag]; top = lag }
-                lag += 1
-            }
-            // A lobe cut off by the end of the range counts only if it already turned down.
-            if top >= 0 && top < last && top >= lags.lowerBound {
-                keyLags.append(top)
-                best = max(best, topValue)
-            }
-        }
-        guard best >= configuration.clarityMin else { return nil }
-        let threshold = configuration.keyMaximumFraction * best
-        guard let chosen = keyLags.first(where: { values[$0] >= threshold }) else { return nil }
-        // Parabola through the peak and its neighbours.
-        let a = values[chosen - 1], b = values[chosen], c = values[chosen + 1]
-        let denominator = a - 2 * b + c
-        let offset = denominator < 0 ? min(max(0.5 * (a - c) / denominator, -0.5), 0.5) : 0
-        let clarity = b - 0.25 * (a - c) * offset
-        guard clarity >= configuration.clarityMin else { return nil }
-        return (Double(chosen) + offset, clarity)
     }
 }

@@ -1,0 +1,126 @@
+extension PitchDetector {
+    /// McLeod's peak picking on the NSDF; nil when nothing is clear enough.
+    ///
+    /// With a decimated NSDF the lobe is chosen on it, then its top, the
+    /// parabola and the clarity are measured on the full-rate frame at the
+    /// three lags around the top (`fullRate`), so the period keeps the
+    /// full rate's precision and the clarity gate its meaning.
+    func findPeriod(energy: Double) -> (lag: Double, clarity: Double)? {
+        let d = nsdf.decimation
+        nsdf.compute(energy: nsdf.load(samples))
+        let values = nsdf.values
+        let first = lags.lowerBound / d, last = (lags.upperBound + d - 1) / d
+        // Key maxima: the highest point of each positive lobe after the first negative zero crossing.
+        // `!(v > 0)` rather than `v <= 0`, so that a NaN cannot stall the walk.
+        var lag = 1
+        while lag <= last && values[lag] > 0 { lag += 1 }
+        var best = -1.0
+        keyLags.removeAll(keepingCapacity: true)
+        while lag <= last {
+            while lag <= last && !(values[lag] > 0) { lag += 1 }
+            var top = -1, topValue = -2.0
+            while lag <= last && values[lag] > 0 {
+                if values[lag] > topValue { topValue = values[lag]; top = lag }
+                lag += 1
+            }
+            // A lobe cut off by the end of the range counts only if it already turned down.
+            if top >= 0 && top < last && top >= first {
+                keyLags.append(top)
+                best = max(best, topValue)
+            }
+        }
+        guard best >= configuration.clarityMin else { return nil }
+        let threshold = configuration.keyMaximumFraction * best
+        guard let chosen = keyLags.first(where: { values[$0] >= threshold }) else { return nil }
+        var a: Double, b: Double, c: Double, top: Int
+        if d == 1 {
+            (a, b, c, top) = (values[chosen - 1], values[chosen], values[chosen + 1], chosen)
+        } else {
+            // Climb to the full-rate top of the lobe, at most a decimated lag each way.
+            let low = max(2, lags.lowerBound - d), high = min(configuration.frameSize / 2, lags.upperBound + d)
+            top = min(max(chosen * d, low), high)
+            (a, b, c) = fullRate(around: top)
+            for _ in 0..<d {
+                if a > b && top > low {
+                    top -= 1
+                    (b, c) = (a, b)
+                    a = fullRate(lag: top - 1)
+                } else if c > b && top < high {
+                    top += 1
+                    (a, b) = (b, c)
+                    c = fullRate(lag: top + 1)
+                } else {
+                    break
+                }
+            }
+        }
+        // Parabola through the peak and its neighbours.
+        let denominator = a - 2 * b + c
+        let offset = denominator < 0 ? min(max(0.5 * (a - c) / denominator, -0.5), 0.5) : 0
+        let clarity = b - 0.25 * (a - c) * offset
+        guard clarity >= configuration.clarityMin else { return nil }
+        return (Double(top) + offset, clarity)
+    }
+
+    /// The NSDF of the full-rate frame at one lag (`0 < lag < frameSize`).
+    func fullRate(lag: Int) -> Double {
+        let x = samples, count = configuration.frameSize - lag
+        var r = SIMD4<Double>(), m = SIMD4<Double>()
+        var n = 0
+        while n + 4 <= count {
+            let u = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Double>.self)
+            let v = UnsafeRawPointer(x + n + lag).loadUnaligned(as: SIMD4<Double>.self)
+            r += u * v
+            m += u * u + v * v
+            n += 4
+        }
+        var rs = r.sum(), ms = m.sum()
+        while n < count {
+            rs += x[n] * x[n + lag]
+            ms += x[n] * x[n] + x[n + lag] * x[n + lag]
+            n += 1
+        }
+        return ms > 1e-30 ? 2 * rs / ms : 0
+    }
+
+    /// The full-rate NSDF at `lag − 1`, `lag` and `lag + 1` in one pass (`1 < lag < frameSize − 1`).
+    func fullRate(around lag: Int) -> (Double, Double, Double) {
+        let x = samples, w = configuration.frameSize, count = w - lag - 1
+        // r over the n all three lags share; m = Σ x[n]² + x[n+τ]² over the same n.
+        var r0 = SIMD4<Double>(), r1 = SIMD4<Double>(), r2 = SIMD4<Double>(), heads = SIMD4<Double>()
+        var n = 0
+        while n + 4 <= count {
+            let u = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Double>.self)
+            r0 += u * UnsafeRawPointer(x + n + lag - 1).loadUnaligned(as: SIMD4<Double>.self)
+            r1 += u * UnsafeRawPointer(x + n + lag).loadUnaligned(as: SIMD4<Double>.self)
+            r2 += u * UnsafeRawPointer(x + n + lag + 1).loadUnaligned(as: SIMD4<Double>.self)
+            heads += u * u
+            n += 4
+        }
+        var s0 = r0.sum(), s1 = r1.sum(), s2 = r2.sum(), head = heads.sum()
+        while n < count {
+            s0 += x[n] * x[n + lag - 1]; s1 += x[n] * x[n + lag]; s2 += x[n] * x[n + lag + 1]
+            head += x[n] * x[n]
+            n += 1
+        }
+        // Σ x[n]² for n < count, and for n ≥ lag + 1 (the shifted partners).
+        var tails = SIMD4<Double>()
+        n = lag + 1
+        while n + 4 <= w {
+            let v = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Double>.self)
+            tails += v * v
+            n += 4
+        }
+        var tail = tails.sum()
+        while n < w { tail += x[n] * x[n]; n += 1 }
+        // Lag + 1: n < count with partners from lag + 1. Lag: one more term each side.
+        let p = x[count], q = x[lag], o = x[lag - 1], pp = x[count + 1]
+        s1 += p * x[count + lag]
+        s0 += p * x[count + lag - 1] + pp * x[count + lag]
+        let m2 = head + tail
+        let m1 = m2 + p * p + q * q
+        let m0 = m1 + pp * pp + o * o
+        let f = { (r: Double, m: Double) in m > 1e-30 ? 2 * r / m : 0 }
+        return (f(s0, m0), f(s1, m1), f(s2, m2))
+    }
+}
