@@ -64,59 +64,76 @@ extension PitchDetector {
 
     /// The NSDF of the full-rate frame at one lag (`0 < lag < frameSize`).
     func fullRate(lag: Int) -> Double {
-        let x = samples, count = configuration.frameSize - lag
-        var r = SIMD4<Double>(), m = SIMD4<Double>()
+        let x = singles, count = configuration.frameSize - lag
+        var rs = 0.0, ms = 0.0
         var n = 0
-        while n + 4 <= count {
-            let u = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Double>.self)
-            let v = UnsafeRawPointer(x + n + lag).loadUnaligned(as: SIMD4<Double>.self)
-            r += u * v
-            m += u * u + v * v
-            n += 4
-        }
-        var rs = r.sum(), ms = m.sum()
+        // Single-precision lanes, summed into double precision every block.
         while n < count {
-            rs += x[n] * x[n + lag]
-            ms += x[n] * x[n] + x[n + lag] * x[n + lag]
-            n += 1
+            let end = min(count, n + Self.block)
+            var r = SIMD4<Float>(), m = SIMD4<Float>()
+            while n + 4 <= end {
+                let u = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Float>.self)
+                let v = UnsafeRawPointer(x + n + lag).loadUnaligned(as: SIMD4<Float>.self)
+                r += u * v
+                m += u * u + v * v
+                n += 4
+            }
+            rs += Double(r.sum()); ms += Double(m.sum())
+            while n < end {
+                let u = Double(x[n]), v = Double(x[n + lag])
+                rs += u * v; ms += u * u + v * v
+                n += 1
+            }
         }
         return ms > 1e-30 ? 2 * rs / ms : 0
     }
 
+    /// Samples summed in single precision before a double-precision sum.
+    static var block: Int { 256 }
+
     /// The full-rate NSDF at `lag − 1`, `lag` and `lag + 1` in one pass (`1 < lag < frameSize − 1`).
     func fullRate(around lag: Int) -> (Double, Double, Double) {
-        let x = samples, w = configuration.frameSize, count = w - lag - 1
+        let x = singles, w = configuration.frameSize, count = w - lag - 1
         // r over the n all three lags share; m = Σ x[n]² + x[n+τ]² over the same n.
-        var r0 = SIMD4<Double>(), r1 = SIMD4<Double>(), r2 = SIMD4<Double>(), heads = SIMD4<Double>()
+        var s0 = 0.0, s1 = 0.0, s2 = 0.0, head = 0.0
         var n = 0
-        while n + 4 <= count {
-            let u = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Double>.self)
-            r0 += u * UnsafeRawPointer(x + n + lag - 1).loadUnaligned(as: SIMD4<Double>.self)
-            r1 += u * UnsafeRawPointer(x + n + lag).loadUnaligned(as: SIMD4<Double>.self)
-            r2 += u * UnsafeRawPointer(x + n + lag + 1).loadUnaligned(as: SIMD4<Double>.self)
-            heads += u * u
-            n += 4
-        }
-        var s0 = r0.sum(), s1 = r1.sum(), s2 = r2.sum(), head = heads.sum()
         while n < count {
-            s0 += x[n] * x[n + lag - 1]; s1 += x[n] * x[n + lag]; s2 += x[n] * x[n + lag + 1]
-            head += x[n] * x[n]
-            n += 1
+            let end = min(count, n + Self.block)
+            var r0 = SIMD4<Float>(), r1 = SIMD4<Float>(), r2 = SIMD4<Float>(), heads = SIMD4<Float>()
+            while n + 4 <= end {
+                let u = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Float>.self)
+                r0 += u * UnsafeRawPointer(x + n + lag - 1).loadUnaligned(as: SIMD4<Float>.self)
+                r1 += u * UnsafeRawPointer(x + n + lag).loadUnaligned(as: SIMD4<Float>.self)
+                r2 += u * UnsafeRawPointer(x + n + lag + 1).loadUnaligned(as: SIMD4<Float>.self)
+                heads += u * u
+                n += 4
+            }
+            s0 += Double(r0.sum()); s1 += Double(r1.sum()); s2 += Double(r2.sum()); head += Double(heads.sum())
+            while n < end {
+                let u = Double(x[n])
+                s0 += u * Double(x[n + lag - 1]); s1 += u * Double(x[n + lag]); s2 += u * Double(x[n + lag + 1])
+                head += u * u
+                n += 1
+            }
         }
-        // Σ x[n]² for n < count, and for n ≥ lag + 1 (the shifted partners).
-        var tails = SIMD4<Double>()
+        // Σ x[n]² for n ≥ lag + 1 (the shifted partners).
+        var tail = 0.0
         n = lag + 1
-        while n + 4 <= w {
-            let v = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Double>.self)
-            tails += v * v
-            n += 4
+        while n < w {
+            let end = min(w, n + Self.block)
+            var tails = SIMD4<Float>()
+            while n + 4 <= end {
+                let v = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Float>.self)
+                tails += v * v
+                n += 4
+            }
+            tail += Double(tails.sum())
+            while n < end { tail += Double(x[n]) * Double(x[n]); n += 1 }
         }
-        var tail = tails.sum()
-        while n < w { tail += x[n] * x[n]; n += 1 }
         // Lag + 1: n < count with partners from lag + 1. Lag: one more term each side.
-        let p = x[count], q = x[lag], o = x[lag - 1], pp = x[count + 1]
-        s1 += p * x[count + lag]
-        s0 += p * x[count + lag - 1] + pp * x[count + lag]
+        let p = Double(x[count]), q = Double(x[lag]), o = Double(x[lag - 1]), pp = Double(x[count + 1])
+        s1 += p * Double(x[count + lag])
+        s0 += p * Double(x[count + lag - 1]) + pp * Double(x[count + lag])
         let m2 = head + tail
         let m1 = m2 + p * p + q * q
         let m0 = m1 + pp * pp + o * o

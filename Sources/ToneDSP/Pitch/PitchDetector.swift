@@ -27,6 +27,8 @@ public final class PitchDetector {
     private let refiner: HarmonicRefiner
     /// The window, mean removed, at unit peak.
     let samples: UnsafeMutablePointer<Double>
+    /// The same in single precision, for the NSDF's lags measured at the full rate.
+    let singles: UnsafeMutablePointer<Float>
     /// Periods searched, in full-rate samples.
     let lags: ClosedRange<Int>
     /// Lags of the NSDF's key maxima (reused between windows).
@@ -44,10 +46,15 @@ public final class PitchDetector {
         self.lags = lags
         refiner = HarmonicRefiner(frameSize: configuration.frameSize, maxHarmonics: configuration.maxHarmonics)
         samples = .allocate(capacity: configuration.frameSize)
+        singles = .allocate(capacity: configuration.frameSize)
+        singles.initialize(repeating: 0, count: configuration.frameSize)
         keyLags.reserveCapacity(lags.upperBound / 2 + 1)
     }
 
-    deinit { samples.deallocate() }
+    deinit {
+        samples.deallocate()
+        singles.deallocate()
+    }
 
     /// Analyses one window (`frameSize` samples, oldest first).
     public func estimate(_ frame: UnsafeBufferPointer<Float>) -> ToneReading {
@@ -81,6 +88,7 @@ public final class PitchDetector {
         while n + 4 <= w {
             let v = (SIMD4<Double>(UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
             UnsafeMutableRawPointer(samples + n).storeBytes(of: v, as: SIMD4<Double>.self)
+            UnsafeMutableRawPointer(singles + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
             energies += v * v
             n += 4
         }
