@@ -39,7 +39,7 @@ extension PitchDetector {
             // Climb to the full-rate top of the lobe, at most a decimated lag each way.
             let low = max(2, lags.lowerBound - d), high = min(configuration.frameSize / 2, lags.upperBound + d)
             top = min(max(chosen * d, low), high)
-            (a, b, c) = fullRate(around: top)
+            (a, b, c) = fullRate(around: top, energy: energy)
             for _ in 0..<d {
                 if a > b && top > low {
                     top -= 1
@@ -91,8 +91,9 @@ extension PitchDetector {
     /// Samples summed in single precision before a double-precision sum.
     static var block: Int { 256 }
 
-    /// The full-rate NSDF at `lag − 1`, `lag` and `lag + 1` in one pass (`1 < lag < frameSize − 1`).
-    func fullRate(around lag: Int) -> (Double, Double, Double) {
+    /// The full-rate NSDF at `lag − 1`, `lag` and `lag + 1` in one pass (`1 < lag < frameSize − 1`);
+    /// `energy` is the frame's `Σ x²`.
+    func fullRate(around lag: Int, energy: Double) -> (Double, Double, Double) {
         let x = singles, w = configuration.frameSize, count = w - lag - 1
         // r over the n all three lags share; m = Σ x[n]² + x[n+τ]² over the same n.
         var s0 = 0.0, s1 = 0.0, s2 = 0.0, head = 0.0
@@ -116,19 +117,19 @@ extension PitchDetector {
                 n += 1
             }
         }
-        // Σ x[n]² for n ≥ lag + 1 (the shifted partners).
-        var tail = 0.0
-        n = lag + 1
-        while n < w {
-            let end = min(w, n + Self.block)
-            var tails = SIMD4<Float>()
+        // Σ x[n]² for n ≥ lag + 1 (the shifted partners): the energy less the first lag + 1.
+        var tail = energy
+        n = 0
+        while n <= lag {
+            let end = min(lag + 1, n + Self.block)
+            var heads = SIMD4<Float>()
             while n + 4 <= end {
                 let v = UnsafeRawPointer(x + n).loadUnaligned(as: SIMD4<Float>.self)
-                tails += v * v
+                heads += v * v
                 n += 4
             }
-            tail += Double(tails.sum())
-            while n < end { tail += Double(x[n]) * Double(x[n]); n += 1 }
+            tail -= Double(heads.sum())
+            while n < end { tail -= Double(x[n]) * Double(x[n]); n += 1 }
         }
         // Lag + 1: n < count with partners from lag + 1. Lag: one more term each side.
         let p = Double(x[count]), q = Double(x[lag]), o = Double(x[lag - 1]), pp = Double(x[count + 1])
