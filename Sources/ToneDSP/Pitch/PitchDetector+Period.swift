@@ -1,9 +1,9 @@
 extension PitchDetector {
     /// McLeod's peak picking on the NSDF; nil when nothing is clear enough.
     ///
-    /// With a decimated NSDF the lobe is chosen on it, then its top, the
-    /// parabola and the clarity are measured on the full-rate frame at the
-    /// three lags around the top (`fullRate`), so the period keeps the
+    /// With a decimated NSDF its key maxima are the candidates; the tops of
+    /// those that could be chosen, the parabola and the clarity are measured
+    /// on the full-rate frame (`climb`, `fullRate`), so the period keeps the
     /// full rate's precision and the clarity gate its meaning.
     func findPeriod(energy: Double) -> (lag: Double, clarity: Double)? {
         let d = nsdf.decimation
@@ -29,30 +29,44 @@ extension PitchDetector {
                 best = max(best, topValue)
             }
         }
-        guard best >= configuration.clarityMin else { return nil }
-        let threshold = configuration.keyMaximumFraction * best
-        guard let chosen = keyLags.first(where: { values[$0] >= threshold }) else { return nil }
         var a: Double, b: Double, c: Double, top: Int
         if d == 1 {
+            guard best >= configuration.clarityMin else { return nil }
+            let threshold = configuration.keyMaximumFraction * best
+            guard let chosen = keyLags.first(where: { values[$0] >= threshold }) else { return nil }
             (a, b, c, top) = (values[chosen - 1], values[chosen], values[chosen + 1], chosen)
         } else {
-            // Climb to the full-rate top of the lobe, at most a decimated lag each way.
-            let low = max(2, lags.lowerBound - d), high = min(configuration.frameSize / 2, lags.upperBound + d)
-            top = min(max(chosen * d, low), high)
-            (a, b, c) = fullRate(around: top, energy: energy)
-            for _ in 0..<d {
-                if a > b && top > low {
-                    top -= 1
-                    (b, c) = (a, b)
-                    a = fullRate(lag: top - 1)
-                } else if c > b && top < high {
-                    top += 1
-                    (a, b) = (b, c)
-                    c = fullRate(lag: top + 1)
-                } else {
+            // The averaged frame lacks the band above its rate (a noisy pluck's
+            // attack, say), so its lobes are not the full rate's: the choice is
+            // made on the full-rate tops of the lobes that could matter. The
+            // highest is the higher of the two highest lobes' (a periodic
+            // frame's lobes are all about as high); then the first lobe within
+            // `margin` of the threshold whose full-rate top reaches it.
+            let margin = 0.15
+            guard best >= configuration.clarityMin - margin else { return nil }
+            var first = -1, second = -1
+            for k in keyLags {
+                if first < 0 || values[k] > values[first] {
+                    second = first
+                    first = k
+                } else if second < 0 || values[k] > values[second] {
+                    second = k
+                }
+            }
+            let high = climb(from: first, energy: energy)
+            let next = second >= 0 ? climb(from: second, energy: energy) : high
+            let bestFull = max(high.b, next.b)
+            guard bestFull >= configuration.clarityMin else { return nil }
+            let threshold = configuration.keyMaximumFraction * bestFull
+            var chosen = high.b >= next.b ? high : next
+            for k in keyLags where values[k] >= threshold - margin {
+                let lobe = k == first ? high : k == second ? next : climb(from: k, energy: energy)
+                if lobe.b >= threshold {
+                    chosen = lobe
                     break
                 }
             }
+            (a, b, c, top) = (chosen.a, chosen.b, chosen.c, chosen.top)
         }
         // Parabola through the peak and its neighbours.
         let denominator = a - 2 * b + c
@@ -60,6 +74,34 @@ extension PitchDetector {
         let clarity = b - 0.25 * (a - c) * offset
         guard clarity >= configuration.clarityMin else { return nil }
         return (Double(top) + offset, clarity)
+    }
+
+    /// A lobe's top at the full rate: its lag and the NSDF there (`b`) and at its neighbours.
+    struct Lobe {
+        var top: Int
+        var a: Double, b: Double, c: Double
+    }
+
+    /// Climbs from the decimated lag `k` to the full-rate top of its lobe, at most a decimated lag each way.
+    func climb(from k: Int, energy: Double) -> Lobe {
+        let d = nsdf.decimation
+        let low = max(2, lags.lowerBound - d), high = min(configuration.frameSize / 2, lags.upperBound + d)
+        var top = min(max(k * d, low), high)
+        var (a, b, c) = fullRate(around: top, energy: energy)
+        for _ in 0..<d {
+            if a > b && top > low {
+                top -= 1
+                (b, c) = (a, b)
+                a = fullRate(lag: top - 1)
+            } else if c > b && top < high {
+                top += 1
+                (a, b) = (b, c)
+                c = fullRate(lag: top + 1)
+            } else {
+                break
+            }
+        }
+        return Lobe(top: top, a: a, b: b, c: c)
     }
 
     /// The NSDF of the full-rate frame at one lag (`0 < lag < frameSize`).
