@@ -44,12 +44,14 @@ extension PitchDetector {
             // `margin` of the threshold whose full-rate top reaches it.
             let margin = 0.15
             guard best >= configuration.clarityMin - margin else { return nil }
+            // Earlier lobes win ties within `tie`: a periodic frame's first lobe is then one of the two.
+            let tie = 0.01
             var first = -1, second = -1
             for k in keyLags {
-                if first < 0 || values[k] > values[first] {
+                if first < 0 || values[k] > values[first] + tie {
                     second = first
                     first = k
-                } else if second < 0 || values[k] > values[second] {
+                } else if second < 0 || values[k] > values[second] + tie {
                     second = k
                 }
             }
