@@ -7,9 +7,11 @@ import Darwin
 /// Finds the fundamental of one window, or decides there is none.
 ///
 /// 1. McLeod's normalized square difference function (NSDF), computed through
-///    FFTW (`NormalizedSquareDifference`). Its key maxima (the highest point
-///    of each positive lobe) are the period candidates; the first one that
-///    reaches `keyMaximumFraction` of the highest is the period. Taking the
+///    FFTW (`NormalizedSquareDifference`) on the frame averaged 4:1 or 2:1
+///    when the pitch range allows (`nsdfDecimation`). Its key maxima (the
+///    highest point of each positive lobe) are the period candidates,
+///    measured at the full rate where they could be chosen (`findPeriod`);
+///    the first one that reaches `keyMaximumFraction` of the highest is the period. Taking the
 ///    first rather than the highest avoids octave-low errors; the fraction
 ///    keeps a strong second partial (plucked strings) from making it an
 ///    octave high. A periodic signal whose fundamental is missing still
@@ -34,11 +36,16 @@ public final class PitchDetector {
     /// Lags of the NSDF's key maxima (reused between windows).
     var keyLags: [Int] = []
 
-    public init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning = .measure) throws {
+    public convenience init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning = .measure) throws {
+        try self.init(configuration, planning: planning, nsdfDecimation: configuration.nsdfDecimation)
+    }
+
+    /// With the NSDF's decimation chosen (1, 2 or 4; tests compare them).
+    init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning, nsdfDecimation: Int) throws {
         if let problem = configuration.problem { throw ToneEstimator.SetupError.invalid(problem) }
         guard let lags = configuration.lagRange else { throw ToneEstimator.SetupError.invalid("empty lag range") }
         guard let nsdf = NormalizedSquareDifference(frameSize: configuration.frameSize, maxLag: lags.upperBound + 1,
-                                                    decimation: configuration.nsdfDecimation, planning: planning) else {
+                                                    decimation: nsdfDecimation, planning: planning) else {
             throw ToneEstimator.SetupError.fftUnavailable(2 * configuration.frameSize)
         }
         self.configuration = configuration
@@ -80,7 +87,7 @@ public final class PitchDetector {
         // Digital silence or a constant.
         let peak = max(Double(highs.max()) - mean, mean - Double(lows.min()))
         guard peak > 0 else { return ToneReading() }
-        // Analysed at unit peak: the NSDF's single-precision FFTs neither
+        // Analysed at unit peak: the NSDF's single-precision sums neither
         // overflow on huge samples nor lose tiny ones; levels are scaled back.
         let scale = 1 / peak
         var energies = SIMD4<Double>()
