@@ -108,7 +108,7 @@ public final class PitchDetector {
         guard let period = findPeriod(energy: energy) else { return ToneReading(rmsDBFS: rms) }
         let start = 2 * Double.pi / period.lag
         let topOmega = min(0.95 * Double.pi, 2 * Double.pi * configuration.refinementTopHz / configuration.sampleRateHz)
-        let refined = refiner.refine(samples, omega: start, harmonicLimit: topOmega)
+        let refined = refiner.refine(singles, omega: start, harmonicLimit: topOmega)
         // A refinement that wandered off (noise) keeps the NSDF's period.
         let omega = abs(refined.omega / start - 1) < 0.03 ? refined.omega : start
         let frequencyHz = omega * configuration.sampleRateHz / (2 * Double.pi)
