@@ -15,8 +15,9 @@ import Darwin
 /// Worker only: owns its scratch buffers.
 final class HarmonicRefiner {
     let frameSize: Int
-    private let hann: UnsafeMutablePointer<Double>
-    private let blackmanHarris: UnsafeMutablePointer<Double>
+    /// The windows in single precision: the fold works in four single-precision lanes.
+    private let hann: UnsafeMutablePointer<Float>
+    private let blackmanHarris: UnsafeMutablePointer<Float>
     private let hannSum: Double
     private let blackmanHarrisSum: Double
     /// The window is symmetric about the frame's centre, so the sums run over
@@ -39,10 +40,12 @@ final class HarmonicRefiner {
         var hannSum = 0.0, blackmanHarrisSum = 0.0
         for n in 0..<frameSize {
             let phase = 2 * Double.pi * (Double(n) + 0.5) / Double(frameSize)
-            hann[n] = 0.5 - 0.5 * cos(phase)
-            blackmanHarris[n] = 0.35875 - 0.48829 * cos(phase) + 0.14128 * cos(2 * phase) - 0.01168 * cos(3 * phase)
-            hannSum += hann[n]
-            blackmanHarrisSum += blackmanHarris[n]
+            let hannValue = 0.5 - 0.5 * cos(phase)
+            let blackmanHarrisValue = 0.35875 - 0.48829 * cos(phase) + 0.14128 * cos(2 * phase) - 0.01168 * cos(3 * phase)
+            hann[n] = Float(hannValue)
+            blackmanHarris[n] = Float(blackmanHarrisValue)
+            hannSum += hannValue
+            blackmanHarrisSum += blackmanHarrisValue
         }
         self.hannSum = hannSum
         self.blackmanHarrisSum = blackmanHarrisSum
@@ -67,11 +70,11 @@ final class HarmonicRefiner {
     }
 
     /// - Parameters:
-    ///   - frame: `frameSize` samples, mean removed.
+    ///   - frame: `frameSize` samples, mean removed (single precision, as the sums are).
     ///   - omega: start, in radians per sample, close enough that each used harmonic is within its main lobe.
     ///   - harmonicLimit: use harmonics `h` with `h·ω` below this (radians per sample).
     ///   - iterations: Newton steps; one suffices from an NSDF start (quadratic convergence).
-    func refine(_ frame: UnsafePointer<Double>, omega start: Double, harmonicLimit: Double,
+    func refine(_ frame: UnsafePointer<Float>, omega start: Double, harmonicLimit: Double,
                 iterations: Int = 1) -> Result {
         let w = frameSize
         // Partials this many bins apart: with ≥ 6, Blackman–Harris's main
@@ -83,29 +86,30 @@ final class HarmonicRefiner {
         let window = useBlackmanHarris ? blackmanHarris : hann
         let sumWindow = useBlackmanHarris ? blackmanHarrisSum : hannSum
         let half = w / 2
-        // Two pairs at a time, in two lanes (m and m + 1; the lower halves
-        // loaded together and swapped), the same arithmetic as one at a time;
-        // half the frame is even (a power of two ≥ 256).
+        // Four pairs at a time, in four single-precision lanes (the lower
+        // halves loaded together and reversed); t and t² are exact in single
+        // precision (t² ≤ 2²² with a quarter's fraction for W ≤ 4096, and
+        // within rounding above). Half the frame is a multiple of four (a
+        // power of two ≥ 128).
         let folded = self.folded
+        var t = SIMD4<Float>(0.5, 1.5, 2.5, 3.5)
         var m = 0
-        while m + 2 <= half {
-            let t = SIMD2<Double>(Double(m) + 0.5, Double(m) + 1.5)
-            let upper = UnsafeRawPointer(window + half + m).loadUnaligned(as: SIMD2<Double>.self)
-                * UnsafeRawPointer(frame + half + m).loadUnaligned(as: SIMD2<Double>.self)
-            let below = UnsafeRawPointer(window + half - 2 - m).loadUnaligned(as: SIMD2<Double>.self)
-                * UnsafeRawPointer(frame + half - 2 - m).loadUnaligned(as: SIMD2<Double>.self)
-            let lower = SIMD2(below[1], below[0])
+        while m + 4 <= half {
+            let upper = UnsafeRawPointer(window + half + m).loadUnaligned(as: SIMD4<Float>.self)
+                * UnsafeRawPointer(frame + half + m).loadUnaligned(as: SIMD4<Float>.self)
+            let below = UnsafeRawPointer(window + half - 4 - m).loadUnaligned(as: SIMD4<Float>.self)
+                * UnsafeRawPointer(frame + half - 4 - m).loadUnaligned(as: SIMD4<Float>.self)
+            let lower = SIMD4(below[3], below[2], below[1], below[0])
             let even = upper + lower, odd = upper - lower
             let squares = t * t
-            let e = SIMD2<Float>(even), o = SIMD2<Float>(odd), to = SIMD2<Float>(t * odd), te = SIMD2<Float>(t * even)
-            let tte = SIMD2<Float>(squares * even), tto = SIMD2<Float>(squares * odd)
-            UnsafeMutableRawPointer(folded + m).storeBytes(of: e, as: SIMD2<Float>.self)
-            UnsafeMutableRawPointer(folded + half + m).storeBytes(of: o, as: SIMD2<Float>.self)
-            UnsafeMutableRawPointer(folded + 2 * half + m).storeBytes(of: to, as: SIMD2<Float>.self)
-            UnsafeMutableRawPointer(folded + 3 * half + m).storeBytes(of: te, as: SIMD2<Float>.self)
-            UnsafeMutableRawPointer(folded + 4 * half + m).storeBytes(of: tte, as: SIMD2<Float>.self)
-            UnsafeMutableRawPointer(folded + 5 * half + m).storeBytes(of: tto, as: SIMD2<Float>.self)
-            m += 2
+            UnsafeMutableRawPointer(folded + m).storeBytes(of: even, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(folded + half + m).storeBytes(of: odd, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(folded + 2 * half + m).storeBytes(of: t * odd, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(folded + 3 * half + m).storeBytes(of: t * even, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(folded + 4 * half + m).storeBytes(of: squares * even, as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(folded + 5 * half + m).storeBytes(of: squares * odd, as: SIMD4<Float>.self)
+            t += 4
+            m += 4
         }
         var omega = start
         var harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))

@@ -7,9 +7,11 @@ import Darwin
 /// Finds the fundamental of one window, or decides there is none.
 ///
 /// 1. McLeod's normalized square difference function (NSDF), computed through
-///    FFTW (`NormalizedSquareDifference`). Its key maxima (the highest point
-///    of each positive lobe) are the period candidates; the first one that
-///    reaches `keyMaximumFraction` of the highest is the period. Taking the
+///    FFTW (`NormalizedSquareDifference`) on the frame averaged 4:1 or 2:1
+///    when the pitch range allows (`nsdfDecimation`). Its key maxima (the
+///    highest point of each positive lobe) are the period candidates,
+///    measured at the full rate where they could be chosen (`findPeriod`);
+///    the first one that reaches `keyMaximumFraction` of the highest is the period. Taking the
 ///    first rather than the highest avoids octave-low errors; the fraction
 ///    keeps a strong second partial (plucked strings) from making it an
 ///    octave high. A periodic signal whose fundamental is missing still
@@ -23,18 +25,27 @@ import Darwin
 /// Worker only: owns its FFT plans and buffers.
 public final class PitchDetector {
     public let configuration: PitchDetectorConfiguration
-    private let nsdf: NormalizedSquareDifference
+    let nsdf: NormalizedSquareDifference
     private let refiner: HarmonicRefiner
-    private let samples: UnsafeMutablePointer<Double>
-    private let lags: ClosedRange<Int>
+    /// The window, mean removed, at unit peak.
+    let samples: UnsafeMutablePointer<Double>
+    /// The same in single precision, for the NSDF's lags measured at the full rate.
+    let singles: UnsafeMutablePointer<Float>
+    /// Periods searched, in full-rate samples.
+    let lags: ClosedRange<Int>
     /// Lags of the NSDF's key maxima (reused between windows).
-    private var keyLags: [Int] = []
+    var keyLags: [Int] = []
 
-    public init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning = .measure) throws {
+    public convenience init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning = .measure) throws {
+        try self.init(configuration, planning: planning, nsdfDecimation: configuration.nsdfDecimation)
+    }
+
+    /// With the NSDF's decimation chosen (1, 2 or 4; tests compare them).
+    init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning, nsdfDecimation: Int) throws {
         if let problem = configuration.problem { throw ToneEstimator.SetupError.invalid(problem) }
         guard let lags = configuration.lagRange else { throw ToneEstimator.SetupError.invalid("empty lag range") }
         guard let nsdf = NormalizedSquareDifference(frameSize: configuration.frameSize, maxLag: lags.upperBound + 1,
-                                                    planning: planning) else {
+                                                    decimation: nsdfDecimation, planning: planning) else {
             throw ToneEstimator.SetupError.fftUnavailable(2 * configuration.frameSize)
         }
         self.configuration = configuration
@@ -42,10 +53,15 @@ public final class PitchDetector {
         self.lags = lags
         refiner = HarmonicRefiner(frameSize: configuration.frameSize, maxHarmonics: configuration.maxHarmonics)
         samples = .allocate(capacity: configuration.frameSize)
+        singles = .allocate(capacity: configuration.frameSize)
+        singles.initialize(repeating: 0, count: configuration.frameSize)
         keyLags.reserveCapacity(lags.upperBound / 2 + 1)
     }
 
-    deinit { samples.deallocate() }
+    deinit {
+        samples.deallocate()
+        singles.deallocate()
+    }
 
     /// Analyses one window (`frameSize` samples, oldest first).
     public func estimate(_ frame: UnsafeBufferPointer<Float>) -> ToneReading {
@@ -71,16 +87,15 @@ public final class PitchDetector {
         // Digital silence or a constant.
         let peak = max(Double(highs.max()) - mean, mean - Double(lows.min()))
         guard peak > 0 else { return ToneReading() }
-        // Analysed at unit peak: the NSDF's single-precision FFTs neither
+        // Analysed at unit peak: the NSDF's single-precision sums neither
         // overflow on huge samples nor lose tiny ones; levels are scaled back.
         let scale = 1 / peak
         var energies = SIMD4<Double>()
-        let single = nsdf.input
         n = 0
         while n + 4 <= w {
             let v = (SIMD4<Double>(UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
             UnsafeMutableRawPointer(samples + n).storeBytes(of: v, as: SIMD4<Double>.self)
-            UnsafeMutableRawPointer(single + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(singles + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
             energies += v * v
             n += 4
         }
@@ -93,7 +108,7 @@ public final class PitchDetector {
         guard let period = findPeriod(energy: energy) else { return ToneReading(rmsDBFS: rms) }
         let start = 2 * Double.pi / period.lag
         let topOmega = min(0.95 * Double.pi, 2 * Double.pi * configuration.refinementTopHz / configuration.sampleRateHz)
-        let refined = refiner.refine(samples, omega: start, harmonicLimit: topOmega)
+        let refined = refiner.refine(singles, omega: start, harmonicLimit: topOmega)
         // A refinement that wandered off (noise) keeps the NSDF's period.
         let omega = abs(refined.omega / start - 1) < 0.03 ? refined.omega : start
         let frequencyHz = omega * configuration.sampleRateHz / (2 * Double.pi)
@@ -103,41 +118,5 @@ public final class PitchDetector {
         let levelDBFS = 10 * log10(2 * harmonicPower) + levelOffsetDB
         return ToneReading(frequencyHz: frequencyHz, levelDBFS: levelDBFS.isFinite ? levelDBFS : nil,
                            snrDB: snrDB.isFinite ? snrDB : nil, rmsDBFS: rmsDBFS.isFinite ? rmsDBFS : nil)
-    }
-
-    /// McLeod's peak picking on the NSDF; nil when nothing is clear enough.
-    private func findPeriod(energy: Double) -> (lag: Double, clarity: Double)? {
-        nsdf.compute(samples, energy: energy)
-        let values = nsdf.values
-        let last = lags.upperBound
-        // Key maxima: the highest point of each positive lobe after the first negative zero crossing.
-        // `!(v > 0)` rather than `v <= 0`, so that a NaN cannot stall the walk.
-        var lag = 1
-        while lag <= last && values[lag] > 0 { lag += 1 }
-        var best = -1.0
-        keyLags.removeAll(keepingCapacity: true)
-        while lag <= last {
-            while lag <= last && !(values[lag] > 0) { lag += 1 }
-            var top = -1, topValue = -2.0
-            while lag <= last && values[lag] > 0 {
-                if values[lag] > topValue { topValue = values[lag]; top = lag }
-                lag += 1
-            }
-            // A lobe cut off by the end of the range counts only if it already turned down.
-            if top >= 0 && top < last && top >= lags.lowerBound {
-                keyLags.append(top)
-                best = max(best, topValue)
-            }
-        }
-        guard best >= configuration.clarityMin else { return nil }
-        let threshold = configuration.keyMaximumFraction * best
-        guard let chosen = keyLags.first(where: { values[$0] >= threshold }) else { return nil }
-        // Parabola through the peak and its neighbours.
-        let a = values[chosen - 1], b = values[chosen], c = values[chosen + 1]
-        let denominator = a - 2 * b + c
-        let offset = denominator < 0 ? min(max(0.5 * (a - c) / denominator, -0.5), 0.5) : 0
-        let clarity = b - 0.25 * (a - c) * offset
-        guard clarity >= configuration.clarityMin else { return nil }
-        return (Double(chosen) + offset, clarity)
     }
 }

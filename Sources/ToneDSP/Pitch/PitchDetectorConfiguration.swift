@@ -60,3 +60,16 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
         return nil
     }
 }
+
+extension PitchDetectorConfiguration {
+    /// How many full-rate samples the NSDF averages into one (1, 2 or 4):
+    /// as many as keep its rate at five times `highHz` or more (a period of
+    /// at least five decimated samples, the highest fundamental 0.5 dB down
+    /// in the averaging) and the decimated window at 128 samples or more.
+    public var nsdfDecimation: Int {
+        for factor in [4, 2] where sampleRateHz / Double(factor) >= 5 * highHz && frameSize / factor >= 128 {
+            return factor
+        }
+        return 1
+    }
+}
