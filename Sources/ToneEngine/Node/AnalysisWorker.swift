@@ -19,10 +19,15 @@ import ToneJack
 /// and publishes the hops' reports together, so an idle node costs a few
 /// wakes a second instead of one per hop.
 ///
+/// Given a `ReportSink`, it hands reports and messages to it as it makes
+/// them and flushes it at each hand-over, on this thread; `publish` then gets
+/// only the rare events and a `.progress` a second.
+///
 /// Worker only, apart from `start`, `waitUntilReady`, `markSettled` and `stop`.
 final class AnalysisWorker: @unchecked Sendable {
-    // @unchecked Sendable: `makeAnalyzers`, the analyzers, `zeroRuns`, `outbox` and
-    // `scratch` are used only by the worker thread once started; `setupError`
+    // @unchecked Sendable: `makeAnalyzers`, the analyzers, `zeroRuns`, `outbox`,
+    // `newestReport`, `progressSeconds` and `scratch` are used only by the
+    // worker thread once started (`sink` is Sendable); `setupError`
     // is written by it before `ready` is signalled and read only after a wait
     // on `ready`; `stopRequested`, `settledFromFrame` and `finished` are
     // atomics; `bridge` is Sendable and this is its only waiting thread.
