@@ -15,9 +15,10 @@ extension JackServerTests {
             let hopFrames = 128, durationSeconds = 6.0, unreadSeconds = 4.0
             let pipe = Pipe()
             // A small pipe (one page): the bounded buffer behind it fills within the test.
-            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETPIPE_SZ, 4096)
+            // F_SETPIPE_SZ (1031: F_LINUX_SPECIFIC_BASE + 7; Glibc does not export it without _GNU_SOURCE).
+            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, 1031, 4096)
             let errors = FileManager.default.temporaryDirectory.appendingPathComponent("tn-unread-\(getpid()).err")
-            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
             defer { try? FileManager.default.removeItem(at: errors) }
             let process = Process()
             process.executableURL = productsDirectory.appendingPathComponent("tonenode")
