@@ -80,7 +80,7 @@ struct JSONLine: CustomStringConvertible {
     static func number(_ value: Double?, _ style: NumberStyle = .shortest) -> String {
         guard let value, value.isFinite else { return "null" }
         switch style {
-        case .shortest: return "\(value)"
+        case .shortest: return value.description   // the same text as "\(value)", without an interpolation buffer
         case .decimals(let digits): return String(format: "%.\(digits)f", value)
         }
     }

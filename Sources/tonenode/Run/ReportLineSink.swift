@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ToneDSP
 import ToneEngine
 
@@ -13,6 +14,7 @@ final class ReportLineSink: ReportSink {
     let durationSeconds: Double?
     let stop: @Sendable () -> Void
     let writer: LineWriter
+    private let stopped = Atomic<Bool>(false)
 
     init(json: Bool, listTones: Bool, channels: Int, durationSeconds: Double?,
          stop: @escaping @Sendable () -> Void, writer: LineWriter = LineWriter()) {
@@ -29,7 +31,8 @@ final class ReportLineSink: ReportSink {
         let channel = channels > 1 ? report.channel + 1 : nil
         writer.append(json ? ReportFormatter.json(report, channel: channel, listTones: listTones)
                            : ReportFormatter.human(report, channel: channel, listTones: listTones))
-        if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
+        if let durationSeconds, report.timeSeconds >= durationSeconds,
+           !stopped.exchange(true, ordering: .relaxed) { stop() }
     }
 
     func take(_ message: ModemEvent, channel: Int, timeOffsetSeconds: Double) {
