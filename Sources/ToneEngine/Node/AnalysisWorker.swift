@@ -19,14 +19,19 @@ import ToneJack
 /// and publishes the hops' reports together, so an idle node costs a few
 /// wakes a second instead of one per hop.
 ///
+/// Given a `ReportSink`, it hands reports and messages to it as it makes
+/// them and flushes it at each hand-over, on this thread; `publish` then gets
+/// only the rare events and a `.progress` a second.
+///
 /// Worker only, apart from `start`, `waitUntilReady`, `markSettled` and `stop`.
 final class AnalysisWorker: @unchecked Sendable {
-    // @unchecked Sendable: `makeAnalyzers`, the analyzers, `zeroRuns`, `outbox` and
-    // `scratch` are used only by the worker thread once started; `setupError`
+    // @unchecked Sendable: `makeAnalyzers`, the analyzers, `zeroRuns`, `outbox`,
+    // `newestReport`, `progressSeconds` and `scratch` are used only by the
+    // worker thread once started (`sink` is Sendable); `setupError`
     // is written by it before `ready` is signalled and read only after a wait
     // on `ready`; `stopRequested`, `settledFromFrame` and `finished` are
     // atomics; `bridge` is Sendable and this is its only waiting thread.
-    private let engine: Engine
+    let engine: Engine
     /// What the worker analyses with: one tone analyzer per input channel, or
     /// none when tones are not analysed (`receive`); one message analyzer per
     /// input channel when messages are decoded, else none.
@@ -41,6 +46,14 @@ final class AnalysisWorker: @unchecked Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private let bridge: ProcessBridge
     private let publish: @Sendable ([NodeEvent]) -> Void
+    /// Takes reports and messages on this thread when set (else they go to `publish`).
+    private let sink: (any ReportSink)?
+    /// Added to report times for the sink (the nodes before this one).
+    private let timeOffsetSeconds: Double
+    /// With a sink: the newest report's time (offset included) and whether
+    /// it was settled, and the time of the last `.progress`. Worker only.
+    private var newestReport: (timeSeconds: Double, settled: Bool)?
+    private var progressSeconds = -Double.infinity
     /// Events gathered since the last hand-over (one per drained block and
     /// one at the end of each wake). Worker only.
     private var outbox: [NodeEvent] = []
@@ -74,8 +87,11 @@ final class AnalysisWorker: @unchecked Sendable {
     static let idleWakeMilliseconds = 50
 
     init(engine: Engine, wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge,
+         sink: (any ReportSink)? = nil, timeOffsetSeconds: Double = 0,
          makeAnalyzers: @escaping () throws -> Analyzers, publish: @escaping @Sendable ([NodeEvent]) -> Void) {
         self.engine = engine
+        self.sink = sink
+        self.timeOffsetSeconds = timeOffsetSeconds
         self.makeAnalyzers = makeAnalyzers
         self.bridge = bridge
         self.publish = publish
@@ -181,16 +197,6 @@ final class AnalysisWorker: @unchecked Sendable {
         }
     }
 
-    /// Ring overflows and dropped frames, summed over the channels.
-    private func totals() -> (overflows: Int, droppedFrames: Int) {
-        (0..<engine.channels).reduce(into: (0, 0)) { sum, channel in
-            engine.withCapture(channel) { capture in
-                sum.0 += capture.overflowCount.load(ordering: .relaxed)
-                sum.1 += capture.droppedFrames.load(ordering: .relaxed)
-            }
-        }
-    }
-
     /// Analyses what the rings hold. Returns whether a settled report went out.
     private func drain() -> Bool {
         var settledReported = false
@@ -214,7 +220,10 @@ final class AnalysisWorker: @unchecked Sendable {
                 fedFrames[channel] += count
                 if let messages {
                     messages.process(block) { _ in }
-                    for event in messages.takeEvents() { outbox.append(.message(event, channel: channel)) }
+                    for event in messages.takeEvents() {
+                        if let sink { sink.take(event, channel: channel, timeOffsetSeconds: timeOffsetSeconds) }
+                        else { outbox.append(.message(event, channel: channel)) }
+                    }
                 }
                 // Block by block: a worker catching up (the ring holds seconds) publishes as it goes.
                 handOver()
@@ -247,7 +256,13 @@ final class AnalysisWorker: @unchecked Sendable {
                 let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - analyzer.windowFrames
                 report.settled = windowStart >= settledFrom
                 if report.settled { settledReported = true }
-                outbox.append(.report(report))
+                if let sink {
+                    report.timeSeconds += timeOffsetSeconds
+                    newestReport = (report.timeSeconds, report.settled)
+                    sink.take(report)
+                } else {
+                    outbox.append(.report(report))
+                }
             }
         }
         guard regridPending[channel], settledFrom != Int.max else {
@@ -266,17 +281,18 @@ final class AnalysisWorker: @unchecked Sendable {
         return settledReported
     }
 
-    /// Publishes the events gathered so far, as one batch.
+    /// Publishes the events gathered so far, as one batch; with a sink,
+    /// flushes it and, about once a second of audio, adds a `.progress`.
     private func handOver() {
+        if let sink {
+            sink.flush()
+            if let newest = newestReport, newest.timeSeconds - progressSeconds >= 1 {
+                progressSeconds = newest.timeSeconds
+                outbox.append(.progress(timeSeconds: newest.timeSeconds, settled: newest.settled))
+            }
+        }
         guard !outbox.isEmpty else { return }
         publish(outbox)
         outbox = []
-    }
-
-    /// The run of ±0 samples at the end of the stream after `block`, given the run before it.
-    static func zeroRun(after run: Int, of block: UnsafeBufferPointer<Float>) -> Int {
-        // From the end: audio ends the search at once; silence costs one pass.
-        guard let newestNonZero = block.lastIndex(where: { $0 != 0 }) else { return run + block.count }
-        return block.count - 1 - newestNonZero
     }
 }

@@ -32,9 +32,15 @@ public final class Node {
     private let continuation: AsyncStream<[NodeEvent]>.Continuation
     private var stopped = false
 
-    /// - Parameter profilesCallback: time the process callback
-    ///   (`--profile-callback`): `callbackProfile`, and `.callbackProfile` events.
-    public init(settings: NodeSettings, profilesCallback: Bool = false) throws {
+    /// - Parameters:
+    ///   - profilesCallback: time the process callback
+    ///     (`--profile-callback`): `callbackProfile`, and `.callbackProfile` events.
+    ///   - reportSink: takes the reports and messages on the worker thread
+    ///     (then `events` carries only notices and `.progress`); nil: `events` carries them.
+    ///   - timeOffsetSeconds: added to the times of what `reportSink` takes
+    ///     (the audio of the nodes before this one, after a server restart).
+    public init(settings: NodeSettings, profilesCallback: Bool = false,
+                reportSink: (any ReportSink)? = nil, timeOffsetSeconds: Double = 0) throws {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         let sampleRateHz = Double(client.sampleRateHz)
         // The settings' one check (a `SettingsProblem`, not a JACK error); what
@@ -83,7 +89,7 @@ public final class Node {
         // is a good part of the start-up (docs/measured.md).
         let channelCount = max(1, settings.channels)
         worker = AnalysisWorker(engine: engine, wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
-                                bridge: bridge, makeAnalyzers: {
+                                bridge: bridge, sink: reportSink, timeOffsetSeconds: timeOffsetSeconds, makeAnalyzers: {
             AnalysisWorker.Analyzers(
                 tones: !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
                     try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)

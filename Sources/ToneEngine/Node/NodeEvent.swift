@@ -16,4 +16,8 @@ public enum NodeEvent: Sendable {
     case callbackProfile(CallbackProfile)
     /// The JACK server shut the client down.
     case serverGone
+    /// With a `ReportSink`, which takes the reports and messages: about once
+    /// a second of audio, the newest report's time (settled or not), so the
+    /// owner can follow the graph without a wake per report.
+    case progress(timeSeconds: Double, settled: Bool)
 }

@@ -56,6 +56,10 @@ public final class NodeSupervisor {
     /// Time every node's process callback (`--profile-callback`).
     public let profilesCallback: Bool
 
+    /// Takes every node's reports and messages on its worker thread (nil:
+    /// they come to `run`'s handler as `.report` and `.message`). Set before `run`.
+    public var reportSink: (any ReportSink)?
+
     public init(settings: NodeSettings, reconnect: Bool, retryIntervalSeconds: Double = 1, profilesCallback: Bool = false) {
         live = LiveControls(settings: settings)
         self.profilesCallback = profilesCallback
@@ -81,7 +85,7 @@ public final class NodeSupervisor {
     /// for a reason other than an unreachable server (say, `--freq` above the
     /// new server's Nyquist frequency).
     public func run(_ handle: (Event) -> Void) async throws -> Outcome {
-        var node = try Node(settings: live.settings, profilesCallback: profilesCallback)
+        var node = try Node(settings: live.settings, profilesCallback: profilesCallback, reportSink: reportSink)
         var openedAt = Date()
         var timeOffsetSeconds = 0.0
         var reconnected = false
@@ -134,6 +138,10 @@ public final class NodeSupervisor {
                     handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
                 case .callbackProfile(let profile):
                     handle(.callbackProfile(profile))
+                case .progress(let seconds, let settled):
+                    // Times from the sink's reports already carry the offset.
+                    if settled { yieldsToAudio = true }
+                    followGraph(atSeconds: seconds)
                 case .serverGone:
                     serverGone = true
                     break events
@@ -149,7 +157,8 @@ public final class NodeSupervisor {
             guard serverGone, !stopSwitch.isRequested else { return .stopped }
             handle(.serverGone(retrying: reconnect))
             guard reconnect else { return .serverGone }
-            guard let reopened = try await reopen(notBefore: openedAt.addingTimeInterval(retryIntervalSeconds))
+            guard let reopened = try await reopen(notBefore: openedAt.addingTimeInterval(retryIntervalSeconds),
+                                                  timeOffsetSeconds: timeOffsetSeconds)
             else { return .stopped }
             node = reopened
             openedAt = Date()
@@ -163,7 +172,7 @@ public final class NodeSupervisor {
     /// the settings' own connections are left to it. The first try is at
     /// `notBefore` (at once when that has passed: a node dropped again and
     /// again is re-opened at most once per interval), then one per interval.
-    private func reopen(notBefore: Date) async throws -> Node? {
+    private func reopen(notBefore: Date, timeOffsetSeconds: Double) async throws -> Node? {
         var settings = live.settings
         settings.connectIn = []
         settings.connectOut = []
@@ -178,7 +187,8 @@ public final class NodeSupervisor {
             deadline = Date().addingTimeInterval(retryIntervalSeconds)
             guard JackClient.serverIsReachable(serverName: settings.serverName) else { continue }
             do {
-                return try Node(settings: settings, profilesCallback: profilesCallback)
+                return try Node(settings: settings, profilesCallback: profilesCallback, reportSink: reportSink,
+                                timeOffsetSeconds: timeOffsetSeconds)
             } catch let error as JackError {
                 // The server may have gone again between the probe and the open.
                 if case .serverUnreachable = error { continue }
@@ -270,23 +280,5 @@ final class LiveControls: Sendable {
             }
             state.settings = changed
         }
-    }
-}
-
-/// A stop request that reaches whichever node is running.
-final class StopSwitch: Sendable {
-    private let requested = Atomic<Bool>(false)
-    private let current = Mutex<(@Sendable () -> Void)?>(nil)
-
-    var isRequested: Bool { requested.load(ordering: .acquiring) }
-
-    func attach(_ stop: (@Sendable () -> Void)?) {
-        current.withLock { $0 = stop }
-        if stop != nil && isRequested { stop?() }
-    }
-
-    @Sendable func request() {
-        requested.store(true, ordering: .releasing)
-        current.withLock { $0?() }
     }
 }

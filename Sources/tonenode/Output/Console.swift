@@ -35,6 +35,12 @@ enum Console {
         guard failureStatus.load(ordering: .acquiring) == 0 else { return }
         let code = write(text, to: STDOUT_FILENO)
         guard code != 0 else { return }
+        outputFailed(errno: code)
+    }
+
+    /// Stdout failed with `code` (from any writer of it: `LineWriter` too):
+    /// the first failure sets the status, says so (not for EPIPE) and stops.
+    static func outputFailed(errno code: Int32) {
         let status: Int32 = code == EPIPE ? 141 : 1
         guard failureStatus.compareExchange(expected: 0, desired: status, ordering: .acquiringAndReleasing).exchanged
         else { return }

@@ -17,13 +17,14 @@ struct JSONLine: CustomStringConvertible {
         case decimals(Int)
     }
 
-    private var body = ""
+    /// `{` and the fields so far.
+    private var body = "{"
 
     /// Room for a report line up front, so adding fields does not regrow it.
     init() { body.reserveCapacity(192) }
 
     /// `{…}`, the line without its newline.
-    var description: String { "{" + body + "}" }
+    var description: String { body + "}" }
 
     // MARK: - Fields
 
@@ -34,6 +35,12 @@ struct JSONLine: CustomStringConvertible {
 
     /// A number field; `null` when `value` is nil, NaN or infinite.
     mutating func add(_ key: String, _ value: Double?, _ style: NumberStyle = .shortest) {
+        if case .shortest = style, let value, value.isFinite {
+            // Written in place: the text `number` gives, without a string of its own.
+            appendKey(key)
+            value.write(to: &body)
+            return
+        }
         append(key, Self.number(value, style))
     }
 
@@ -67,11 +74,16 @@ struct JSONLine: CustomStringConvertible {
 
     /// Appends in place (no temporary strings for the pieces): a live node writes one line per hop.
     private mutating func append(_ key: String, _ valueText: String) {
-        if !body.isEmpty { body.append(",") }
+        appendKey(key)
+        body.append(valueText)
+    }
+
+    /// `"key":`, after a comma unless it is the first field.
+    private mutating func appendKey(_ key: String) {
+        if body.utf8.count > 1 { body.append(",") }
         body.append("\"")
         body.append(Self.oneLine(key, forJSON: true))
         body.append("\":")
-        body.append(valueText)
     }
 
     // MARK: - Values
@@ -80,7 +92,7 @@ struct JSONLine: CustomStringConvertible {
     static func number(_ value: Double?, _ style: NumberStyle = .shortest) -> String {
         guard let value, value.isFinite else { return "null" }
         switch style {
-        case .shortest: return "\(value)"
+        case .shortest: return value.description   // the same text as "\(value)", without an interpolation buffer
         case .decimals(let digits): return String(format: "%.\(digits)f", value)
         }
     }

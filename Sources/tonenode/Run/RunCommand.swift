@@ -108,10 +108,16 @@ struct RunCommand: AsyncParsableCommand {
             output.liveView?.finish()
             LineEditor.restore()
         }
+        // Without a live view the worker formats and writes the reports itself
+        // (one wake a hop, never blocked by the reader); the view keeps the events.
+        let sink = live ? nil : ReportLineSink(json: analysis.json, listTones: analysis.listsTones, channels: settings.channels,
+                                               durationSeconds: duration, stop: supervisor.stopRequester)
+        supervisor.reportSink = sink
         let outcome = try await supervisor.run(output.handle)
-        if Node.droppedEvents > 0 {
-            Console.err("\(Node.droppedEvents) report(s) dropped: stdout was not read in time")
-        }
+        // A slow reader gets the rest; one that reads nothing costs at most this.
+        sink?.writer.finish(waitingAtMostSeconds: 0.5)
+        let dropped = Node.droppedEvents + (sink?.writer.droppedLines ?? 0)
+        if dropped > 0 { Console.err("\(dropped) report(s) dropped: stdout was not read in time") }
         if outcome == .serverGone { throw ExitCode.failure }
     }
 }

@@ -74,5 +74,77 @@ extension JackServerTests {
             #expect(result.status == 1 && errors.count == 1, "\(result.status): \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
         }
+
+        /// Issue 17: the worker writes its reports itself, so an unread stdout
+        /// must never hold it: it keeps its hop clock, drops the oldest lines it
+        /// cannot keep, counts them, and delivers the rest once the pipe is read.
+        @Test("5 s unread: no thread waits in a pipe write, every missing report is counted, the rest arrives")
+        func unreadPipe() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let hopFrames = 128, durationSeconds = 10.0, unreadSeconds = 5.0
+            let pipe = Pipe()
+            // A small pipe (one page): the bounded buffer behind it fills within the test.
+            // F_SETPIPE_SZ (1031: F_LINUX_SPECIFIC_BASE + 7; Glibc does not export it without _GNU_SOURCE).
+            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, 1031, 4096)
+            let errors = FileManager.default.temporaryDirectory.appendingPathComponent("tn-unread-\(getpid()).err")
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: errors) }
+            let process = Process()
+            process.executableURL = productsDirectory.appendingPathComponent("tonenode")
+            // The node hears its own tone: a report every hop, none of them idle.
+            process.arguments = ["run", "-s", server.name, "-n", "unread", "--json", "--loopback",
+                                 "--hop", "\(hopFrames)", "--duration", "\(durationSeconds)"]
+            process.standardOutput = pipe
+            process.standardError = try FileHandle(forWritingTo: errors)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            try? pipe.fileHandleForWriting.close()
+            // From the node's start (a loaded machine may take seconds to get there):
+            // at hop 128 its reports fill the pipe and the 128 KiB behind it in about 2 s.
+            let startDeadline = Date().addingTimeInterval(15)
+            while Date() < startDeadline,
+                  !((try? String(contentsOf: errors, encoding: .utf8)) ?? "").contains("client 'unread'") {
+                usleep(50_000)
+            }
+            usleep(UInt32(unreadSeconds * 1e6))
+            // Nobody has read: every thread of the node must be somewhere other than a pipe write.
+            let tasks = "/proc/\(process.processIdentifier)/task"
+            let waits = (try? FileManager.default.contentsOfDirectory(atPath: tasks))?.compactMap {
+                try? String(contentsOfFile: "\(tasks)/\($0)/wchan", encoding: .utf8)
+            } ?? []
+            #expect(!waits.isEmpty && !waits.contains { $0.contains("pipe_write") }, "threads wait in: \(waits)")
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            // The drops stderr says…
+            let said = stderr.split(separator: "\n").compactMap { line -> Int? in
+                guard line.hasSuffix("report(s) dropped: stdout was not read in time") else { return nil }
+                return Int(line.split(separator: " ")[1])
+            }.first ?? 0
+            // …are exactly the reports missing from the hop grid of those delivered.
+            let times = text.split(separator: "\n").compactMap { line -> Double? in
+                guard let data = line.data(using: .utf8),
+                      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+                return object["time_s"] as? Double
+            }
+            let hopSeconds = Double(hopFrames) / 48000
+            let missing = zip(times, times.dropFirst()).reduce(0) { $0 + Int((($1.1 - $1.0) / hopSeconds).rounded()) - 1 }
+            // A node starved of the CPU (a loaded machine, a freewheeling test
+            // beside this one) loses audio to xruns or at its input ring, said on
+            // stderr: those windows are never made, so they are missing but not dropped.
+            let starved = stderr.contains("xrun(s);")
+            #expect(starved || said > 0, "nothing dropped in \(unreadSeconds) s unread: \(stderr)")
+            if starved {
+                #expect(missing >= said, "\(missing) reports missing from the grid, \(said) said dropped")
+            } else {
+                #expect(missing == said, "\(missing) reports missing from the grid, \(said) said dropped")
+            }
+            // The worker went on analysing: the reports reach the end of the run.
+            #expect((times.last ?? 0) >= durationSeconds, "last report at \(times.last ?? 0) s")
+            #expect(times.count > 1000, "\(times.count) reports delivered")
+        }
     }
 }

@@ -1,0 +1,22 @@
+import ToneDSP
+
+/// Where a node's worker puts its reports and decoded messages itself, on its
+/// own thread, in place of `Node.events`: formatted and written there, a
+/// report costs no other thread's wake (issue 17: handing each batch to a
+/// task on the cooperative pool cost more than the analysis itself).
+///
+/// The worker calls `take` for each report and message as it makes them,
+/// then `flush` once per wake. Neither may block: a reader that stops
+/// reading must cost the worker nothing but the reports it drops. One worker
+/// at a time uses a sink (a node reopened after a server restart gets the
+/// same one after the old worker has stopped).
+public protocol ReportSink: AnyObject, Sendable {
+    /// One report; its time already continues the nodes before it
+    /// (`Node.init`'s `timeOffsetSeconds`).
+    func take(_ report: ToneReport)
+    /// A decoded (or incomplete) message on input `channel` (from 0); add
+    /// `timeOffsetSeconds` to its time.
+    func take(_ message: ModemEvent, channel: Int, timeOffsetSeconds: Double)
+    /// Writes what it holds as far as it can without blocking.
+    func flush()
+}
