@@ -130,6 +130,13 @@ public final class ProcessBridge: @unchecked Sendable {
     /// Wakes the waiting thread without a period (to stop it).
     public func post() { tn_bridge_post(bridge) }
 
+    /// Whether the process callback looks at the inputs each period and, on
+    /// the first sample other than ±0, clears this and wakes the waiting
+    /// thread once (an idle worker that sleeps long sets it). Setting it is
+    /// ordered before the caller's next read of what the callback captured:
+    /// sound in a period the callback ended earlier is there to read.
+    public func watchForSound(_ on: Bool) { tn_bridge_watch_sound(bridge, on ? 1 : 0) }
+
     /// Xruns the server reported to this client.
     public var xruns: Int { Int(tn_bridge_xruns(bridge)) }
 
@@ -153,6 +160,9 @@ public final class ProcessBridge: @unchecked Sendable {
     public var midiOutDropped: Int { Int(tn_bridge_midi_out_dropped(bridge)) }
 
     // MARK: - Worker threads
+
+    /// The calling thread's kernel id (its /proc/self/task entry).
+    public static func callingThreadID() -> Int32 { tn_this_thread_id() }
 
     /// Raises the nice value of the calling thread only, so that on a server
     /// without real-time scheduling a worker never competes with JACK's
