@@ -122,8 +122,16 @@ extension JackServerTests {
             }
             let hopSeconds = Double(hopFrames) / 48000
             let missing = zip(times, times.dropFirst()).reduce(0) { $0 + Int((($1.1 - $1.0) / hopSeconds).rounded()) - 1 }
-            #expect(said > 0, "nothing dropped in \(unreadSeconds) s unread: \(stderr)")
-            #expect(missing == said, "\(missing) reports missing from the grid, \(said) said dropped")
+            // A node starved of the CPU (a loaded machine, a freewheeling test
+            // beside this one) loses audio to xruns or at its input ring, said on
+            // stderr: those windows are never made, so they are missing but not dropped.
+            let starved = stderr.contains("xrun(s);")
+            #expect(starved || said > 0, "nothing dropped in \(unreadSeconds) s unread: \(stderr)")
+            if starved {
+                #expect(missing >= said, "\(missing) reports missing from the grid, \(said) said dropped")
+            } else {
+                #expect(missing == said, "\(missing) reports missing from the grid, \(said) said dropped")
+            }
             // The worker went on analysing: the reports reach the end of the run.
             #expect((times.last ?? 0) >= durationSeconds, "last report at \(times.last ?? 0) s")
             #expect(times.count > 1000, "\(times.count) reports delivered")
