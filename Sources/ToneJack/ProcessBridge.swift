@@ -6,7 +6,8 @@ import CJack
 /// Per period the process callback (C, in CJack's shim) fetches the port
 /// buffers and the MIDI events, calls the `RenderFunction` with the renderer,
 /// counts the cycle and wakes a waiting thread once `wakeEveryFrames` frames
-/// have passed. The xrun and shutdown callbacks count and flag.
+/// have passed, or, while `watchForSound` is on, once at the first input
+/// sample other than ±0. The xrun and shutdown callbacks count and flag.
 ///
 /// Lifetime: the bridge keeps the renderer alive, and the owner keeps the
 /// bridge alive until the client is closed (`JackClient.close` returns), so
