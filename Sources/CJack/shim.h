@@ -141,6 +141,11 @@ typedef struct tn_bridge {
     // scheduling, can preempt the JACK thread before the callback returns).
     uint32_t wake_every_frames;
     uint32_t frames_since_wake;  // JACK thread only
+    // Set by an idle worker (every input has been ±0 for a window) before it
+    // sleeps long; the process callback, seeing it, looks at the inputs and
+    // on the first non-zero sample clears it and posts once (a post on that
+    // transition only, never per period). __atomic builtins only.
+    int32_t sound_watch;
     tn_callback_profile *profile;  // NULL: not profiled (set before activation)
     // Stand-ins for ports a command does not register (`send` has no `in`,
     // `receive` no `out`): `silence` is read as a missing input (all zeros,
@@ -263,6 +268,17 @@ static inline void tn_bridge_set_render(tn_bridge *b, tn_render_fn render, void 
 
 // MARK: - JACK callbacks (JACK threads)
 
+/// Whether any input sample of the period is other than ±0 (NaN counts).
+static inline int tn_inputs_sound(const tn_bridge *b, jack_nframes_t nframes) {
+    for (uint32_t i = 0; i < b->channels; i++) {
+        const float *in = b->in_bufs[i];
+        for (jack_nframes_t n = 0; n < nframes; n++) {
+            if (in[n] != 0.0f) return 1;
+        }
+    }
+    return 0;
+}
+
 static inline int tn_process(jack_nframes_t nframes, void *arg) {
     tn_bridge *b = (tn_bridge *)arg;
     uint64_t profile_start_ns = b->profile != NULL ? tn_monotonic_ns() : 0;
@@ -281,6 +297,13 @@ static inline int tn_process(jack_nframes_t nframes, void *arg) {
     }
     tn_emit_midi(b, nframes);
     __atomic_fetch_add(&b->cycles, 1, __ATOMIC_RELEASE);
+    // Pairs with the fence in tn_bridge_watch_sound: either the worker sees
+    // this period in the ring after setting the watch, or this sees the watch.
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&b->sound_watch, __ATOMIC_RELAXED) && tn_inputs_sound(b, nframes)
+        && __atomic_exchange_n(&b->sound_watch, 0, __ATOMIC_RELAXED)) {
+        sem_post(&b->wake);
+    }
     b->frames_since_wake += nframes;
     if (b->wake_every_frames != TN_NEVER_WAKE && b->frames_since_wake >= b->wake_every_frames) {
         b->frames_since_wake = 0;
@@ -354,6 +377,18 @@ static inline int tn_bridge_is_shutdown(const tn_bridge *b) { return __atomic_lo
 
 /// Wakes a waiting worker without a JACK cycle (used to stop it).
 static inline void tn_bridge_post(tn_bridge *b) { sem_post(&b->wake); }
+
+/// Sets (1) or clears (0) the watch for sound (see `sound_watch`). Setting
+/// it is followed by a full fence: a period the callback ends after this sees
+/// the watch, and one that ended before is in the capture rings for the
+/// worker's next look.
+static inline void tn_bridge_watch_sound(tn_bridge *b, int on) {
+    __atomic_store_n(&b->sound_watch, on ? 1 : 0, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/// The calling thread's kernel id (/proc/self/task/ID).
+static inline int32_t tn_this_thread_id(void) { return (int32_t)syscall(SYS_gettid); }
 
 /// Waits for the next cycle or `timeout_ms`. Returns 1 when woken, 0 on timeout.
 static inline int tn_bridge_wait(tn_bridge *b, int timeout_ms) {

@@ -6,7 +6,8 @@ import CJack
 /// Per period the process callback (C, in CJack's shim) fetches the port
 /// buffers and the MIDI events, calls the `RenderFunction` with the renderer,
 /// counts the cycle and wakes a waiting thread once `wakeEveryFrames` frames
-/// have passed. The xrun and shutdown callbacks count and flag.
+/// have passed, or, while `watchForSound` is on, once at the first input
+/// sample other than ±0. The xrun and shutdown callbacks count and flag.
 ///
 /// Lifetime: the bridge keeps the renderer alive, and the owner keeps the
 /// bridge alive until the client is closed (`JackClient.close` returns), so
@@ -130,6 +131,13 @@ public final class ProcessBridge: @unchecked Sendable {
     /// Wakes the waiting thread without a period (to stop it).
     public func post() { tn_bridge_post(bridge) }
 
+    /// Whether the process callback looks at the inputs each period and, on
+    /// the first sample other than ±0, clears this and wakes the waiting
+    /// thread once (an idle worker that sleeps long sets it). Setting it is
+    /// ordered before the caller's next read of what the callback captured:
+    /// sound in a period the callback ended earlier is there to read.
+    public func watchForSound(_ on: Bool) { tn_bridge_watch_sound(bridge, on ? 1 : 0) }
+
     /// Xruns the server reported to this client.
     public var xruns: Int { Int(tn_bridge_xruns(bridge)) }
 
@@ -153,6 +161,9 @@ public final class ProcessBridge: @unchecked Sendable {
     public var midiOutDropped: Int { Int(tn_bridge_midi_out_dropped(bridge)) }
 
     // MARK: - Worker threads
+
+    /// The calling thread's kernel id (its /proc/self/task entry).
+    public static func callingThreadID() -> Int32 { tn_this_thread_id() }
 
     /// Raises the nice value of the calling thread only, so that on a server
     /// without real-time scheduling a worker never competes with JACK's

@@ -17,4 +17,19 @@ extension AnalysisWorker {
         guard let newestNonZero = block.lastIndex(where: { $0 != 0 }) else { return run + block.count }
         return block.count - 1 - newestNonZero
     }
+
+    /// Publishes the events gathered so far, as one batch; with a sink,
+    /// flushes it and, about once a second of audio, adds a `.progress`.
+    func handOver() {
+        if let sink {
+            sink.flush()
+            if let newest = newestReport, newest.timeSeconds - progressSeconds >= 1 {
+                progressSeconds = newest.timeSeconds
+                outbox.append(.progress(timeSeconds: newest.timeSeconds, settled: newest.settled))
+            }
+        }
+        guard !outbox.isEmpty else { return }
+        publish(outbox)
+        outbox = []
+    }
 }

@@ -6,8 +6,9 @@ import ToneJack
 
 /// The worker thread: drains the capture ring into the analyzer and publishes
 /// events. It sleeps in `ProcessBridge.wait` until its next hop on its own
-/// clock (the process callback does not post: see `Node.init`); `stop` and
-/// a server shutdown post, so it notices them at once.
+/// clock (the process callback does not post, see `Node.init`, but for sound
+/// reaching an idle worker, below); `stop` and a server shutdown post, so it
+/// notices them at once.
 ///
 /// It makes its analyzers itself, first thing (FFTW planning then overlaps
 /// the node's port registration, activation and connections on the main
@@ -15,9 +16,10 @@ import ToneJack
 ///
 /// While every input has held only digital silence for a whole window (an
 /// unconnected port, a muted source), every report is "no tone" and costs
-/// nothing to make: the worker then wakes only every `idleWakeMilliseconds`
-/// and publishes the hops' reports together, so an idle node costs a few
-/// wakes a second instead of one per hop.
+/// nothing to make: the worker then asks the process callback to watch for
+/// sound (`ProcessBridge.watchForSound`) and sleeps `idleWakeMilliseconds`,
+/// publishing the hops' reports together; the first non-zero sample wakes it
+/// at once (one post, on that transition). An idle node costs a wake a second.
 ///
 /// Given a `ReportSink`, it hands reports and messages to it as it makes
 /// them and flushes it at each hand-over, on this thread; `publish` then gets
@@ -45,18 +47,18 @@ final class AnalysisWorker: @unchecked Sendable {
     private var setupError: (any Error)?
     private let ready = DispatchSemaphore(value: 0)
     private let bridge: ProcessBridge
-    private let publish: @Sendable ([NodeEvent]) -> Void
+    let publish: @Sendable ([NodeEvent]) -> Void
     /// Takes reports and messages on this thread when set (else they go to `publish`).
-    private let sink: (any ReportSink)?
+    let sink: (any ReportSink)?
     /// Added to report times for the sink (the nodes before this one).
     private let timeOffsetSeconds: Double
     /// With a sink: the newest report's time (offset included) and whether
     /// it was settled, and the time of the last `.progress`. Worker only.
-    private var newestReport: (timeSeconds: Double, settled: Bool)?
-    private var progressSeconds = -Double.infinity
+    var newestReport: (timeSeconds: Double, settled: Bool)?
+    var progressSeconds = -Double.infinity
     /// Events gathered since the last hand-over (one per drained block and
     /// one at the end of each wake). Worker only.
-    private var outbox: [NodeEvent] = []
+    var outbox: [NodeEvent] = []
     private let stopRequested = Atomic<Bool>(false)
     /// The first stream frame after the node's connections took effect
     /// (`Int.max` until then). Main thread stores (after connecting), worker loads.
@@ -83,8 +85,11 @@ final class AnalysisWorker: @unchecked Sendable {
     /// Until the first settled report: wakes at least this often, so the
     /// first reading goes out soon after its window is complete.
     static let settlingWakeMilliseconds = 2
-    /// While every input is silent: wakes this often (or once a hop, when longer).
-    static let idleWakeMilliseconds = 50
+    /// While every input is silent: wakes this often (or once a hop, when
+    /// longer) to publish the silent hops' reports; sound wakes it sooner.
+    static let idleWakeMilliseconds = 1000
+    /// The worker thread's kernel id once it runs (0 before): tests count its wakes in /proc.
+    let threadID = Atomic<Int32>(0)
 
     init(engine: Engine, wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge,
          sink: (any ReportSink)? = nil, timeOffsetSeconds: Double = 0,
@@ -149,6 +154,7 @@ final class AnalysisWorker: @unchecked Sendable {
         }
         ready.signal()
         if setupError != nil { return }
+        threadID.store(ProcessBridge.callingThreadID(), ordering: .relaxed)
         Denormals.flushToZeroOnThisThread()
         // Analysis can lag (the ring holds seconds); audio cannot. With
         // real-time scheduling JACK's thread preempts us anyway; without it
@@ -166,17 +172,28 @@ final class AnalysisWorker: @unchecked Sendable {
         // Without tone analyzers there is no first reading to hurry.
         var settledReported = analyzers.isEmpty
         var nextWakeNs = DispatchTime.now().uptimeNanoseconds
+        var watching = false
         while !stopRequested.load(ordering: .acquiring) {
-            // Fixed steps, so the wakes do not drift; after a long stall, start again from now.
             let nowNs = DispatchTime.now().uptimeNanoseconds
             if nextWakeNs > nowNs {
                 bridge.wait(timeoutMilliseconds: Int((nextWakeNs - nowNs + 999_999) / 1_000_000))
             }
             settledReported = drain() || settledReported
-            let idle = zeroRuns.allSatisfy { $0 >= idleAfterFrames }
+            var idle = zeroRuns.allSatisfy { $0 >= idleAfterFrames }
+            if idle && !watching {
+                // Watch, then look once more: sound captured before the watch is read now, after it wakes us.
+                bridge.watchForSound(true)
+                settledReported = drain() || settledReported
+                idle = zeroRuns.allSatisfy { $0 >= idleAfterFrames }
+            }
+            if watching != idle { bridge.watchForSound(idle) }
+            watching = idle
             let intervalNs = idle ? idleNs : settledReported ? hopNs : settlingNs
+            // Fixed steps, so the wakes do not drift; never more than a step
+            // ahead (woken early by sound); after a long stall, from now.
             let afterNs = DispatchTime.now().uptimeNanoseconds
-            nextWakeNs = nextWakeNs + intervalNs > afterNs ? nextWakeNs + intervalNs : afterNs + intervalNs
+            let stepNs = nextWakeNs + intervalNs
+            nextWakeNs = stepNs > afterNs && stepNs <= afterNs + intervalNs ? stepNs : afterNs + intervalNs
             let xruns = bridge.xruns
             let (overflows, droppedFrames) = totals()
             if xruns != reportedXruns || overflows != reportedOverflows {
@@ -279,20 +296,5 @@ final class AnalysisWorker: @unchecked Sendable {
         regridPending[channel] = false
         analyse(UnsafeBufferPointer(rebasing: block[before...]))
         return settledReported
-    }
-
-    /// Publishes the events gathered so far, as one batch; with a sink,
-    /// flushes it and, about once a second of audio, adds a `.progress`.
-    private func handOver() {
-        if let sink {
-            sink.flush()
-            if let newest = newestReport, newest.timeSeconds - progressSeconds >= 1 {
-                progressSeconds = newest.timeSeconds
-                outbox.append(.progress(timeSeconds: newest.timeSeconds, settled: newest.settled))
-            }
-        }
-        guard !outbox.isEmpty else { return }
-        publish(outbox)
-        outbox = []
     }
 }

@@ -65,6 +65,7 @@ public final class Node {
         // scheduling, lets the woken worker preempt the JACK thread before
         // the callback returns (measured: p99 of the callback 220 µs with
         // the post, 18 µs without; scripts/live-bench, docs/measured.md).
+        // Only an idle worker is posted, once, when sound arrives.
         let bridge = try ProcessBridge(
             client: client, channels: Array(zip(inPorts, outPorts)), midiInput: midiPort,
             wakeEveryFrames: nil, profilesCallback: profilesCallback, renderer: engine, render: Engine.renderFunction)
@@ -184,6 +185,9 @@ public final class Node {
 
     /// The process callback's durations so far; nil unless made with `profilesCallback`.
     public var callbackProfile: CallbackProfile? { bridge.callbackProfile }
+
+    /// The analysis worker thread's kernel id (/proc/self/task/ID), 0 until it runs.
+    public var workerThreadID: Int32 { worker.threadID.load(ordering: .relaxed) }
 
     /// MIDI messages dropped because a period brought more than the bridge holds.
     public var droppedMidiMessages: Int { bridge.midiDropped }

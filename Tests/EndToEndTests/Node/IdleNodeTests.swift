@@ -22,14 +22,20 @@ extension JackServerTests {
             let settings = node.settings
             let hopSeconds = Double(settings.hopFrames) / Double(node.client.sampleRateHz)
             var iterator = node.events.makeAsyncIterator()
-            // About 1 s of silence: every hop once, nothing detected.
+            // About 1 s of silence: every hop once, nothing detected; then on
+            // until a batch arrives after a rest (the worker has just slept its
+            // idle second), so that only sound can wake it before the next one.
             var times: [Double] = []
-            while times.count < 90, let event = await iterator.next() {
+            var arrived = Date()
+            var rested = false
+            while !rested, times.count < 400, let event = await iterator.next() {
                 guard case .report(let report) = event else { continue }
                 #expect(report.reading.frequencyHz == nil, "\(report)")
                 times.append(report.timeSeconds)
+                rested = times.count > 90 && Date().timeIntervalSince(arrived) > 0.3
+                arrived = Date()
             }
-            #expect(times.count == 90)
+            #expect(rested, "no rest of 0.3 s between batches in \(times.count) reports")
             for (earlier, later) in zip(times, times.dropFirst()) {
                 #expect(abs(later - earlier - hopSeconds) < 1e-9, "\(earlier) → \(later)")
             }
@@ -53,8 +59,43 @@ extension JackServerTests {
             // One window and a hop of audio after the connection, give or take two periods.
             let windowSeconds = Double(settings.fftSize) / Double(node.client.sampleRateHz)
             #expect(heard - connectedAtSeconds < windowSeconds + hopSeconds + 0.02, "heard at \(heard) s, connected at \(connectedAtSeconds) s")
-            // And handed over within a window plus the worker's longest rest (50 ms), with room for a loaded machine.
-            #expect(Date().timeIntervalSince(wallStart) < windowSeconds + 0.05 + 0.5)
+            // And handed over as a busy worker would (a window and a hop), with
+            // room for a loaded machine, not after the idle worker's rest (1 s).
+            #expect(Date().timeIntervalSince(wallStart) < windowSeconds + hopSeconds + 0.4)
+        }
+
+        @Test("idle: the worker sleeps about a second at a time, not a hop")
+        func idleWorkerSleeps() async throws {
+            let server = try startServer(periodFrames: 256)
+            defer { server.stop() }
+            let node = try Node(settings: Self.settings(server, toneHz: 1234.5))
+            defer { node.stop() }
+            var iterator = node.events.makeAsyncIterator()
+            // The first report: a window of silence is in, so the worker is idle.
+            while let event = await iterator.next() {
+                if case .report = event { break }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let threadID = node.workerThreadID
+            try #require(threadID != 0)
+            let before = try Self.voluntarySwitches(threadID)
+            try await Task.sleep(for: .seconds(3))
+            let after = try Self.voluntarySwitches(threadID)
+            // 3 idle wakes, with room; waking every 50 ms would be 60, every hop 280.
+            #expect(after - before <= 6, "\(after - before) wakes in 3 s")
+            // Still there: the silent hops' reports keep coming.
+            var reports = 0
+            while reports < 200, let event = await iterator.next() {
+                if case .report = event { reports += 1 }
+            }
+            #expect(reports == 200)
+        }
+
+        /// The thread's sleeps so far (`voluntary_ctxt_switches` in /proc/self/task/ID/status).
+        static func voluntarySwitches(_ threadID: Int32) throws -> Int {
+            let status = try String(contentsOfFile: "/proc/self/task/\(threadID)/status", encoding: .utf8)
+            let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+            return try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
         }
 
         /// Muted off, nothing connected, hop 512.
