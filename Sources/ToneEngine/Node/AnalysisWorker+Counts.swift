@@ -32,4 +32,14 @@ extension AnalysisWorker {
         publish(outbox)
         outbox = []
     }
+
+    /// An idle worker's rest: `idleNs`, but it wakes by the time the stream
+    /// reaches the sink's stop time (`--duration` on a silent input ends on
+    /// time, not up to a rest late), and never rests less than a hop.
+    func idleIntervalNs(_ idleNs: UInt64, hopNs: UInt64) -> UInt64 {
+        guard let stopAfter = sink?.stopAfterSeconds, let fed = fedFrames.min() else { return idleNs }
+        let remainingSeconds = stopAfter - (Double(fed) / engine.sampleRateHz + timeOffsetSeconds)
+        guard remainingSeconds > 0 else { return hopNs }
+        return max(hopNs, min(idleNs, UInt64(remainingSeconds * 1e9) + hopNs))
+    }
 }

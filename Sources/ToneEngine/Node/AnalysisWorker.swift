@@ -51,7 +51,7 @@ final class AnalysisWorker: @unchecked Sendable {
     /// Takes reports and messages on this thread when set (else they go to `publish`).
     let sink: (any ReportSink)?
     /// Added to report times for the sink (the nodes before this one).
-    private let timeOffsetSeconds: Double
+    let timeOffsetSeconds: Double
     /// With a sink: the newest report's time (offset included) and whether
     /// it was settled, and the time of the last `.progress`. Worker only.
     var newestReport: (timeSeconds: Double, settled: Bool)?
@@ -70,7 +70,7 @@ final class AnalysisWorker: @unchecked Sendable {
     /// Per input channel: the newest frames drained that were all ±0.
     private var zeroRuns: [Int]
     /// Per input channel: stream frames handed to its analyzers (gaps included).
-    private var fedFrames: [Int]
+    var fedFrames: [Int]
     /// Per input channel: whether its tone analyzer's hop grid still waits to
     /// be put at the settled mark (see `feed`).
     private var regridPending: [Bool]
@@ -188,7 +188,7 @@ final class AnalysisWorker: @unchecked Sendable {
             }
             if watching != idle { bridge.watchForSound(idle) }
             watching = idle
-            let intervalNs = idle ? idleNs : settledReported ? hopNs : settlingNs
+            let intervalNs = idle ? idleIntervalNs(idleNs, hopNs: hopNs) : settledReported ? hopNs : settlingNs
             // Fixed steps, so the wakes do not drift; never more than a step
             // ahead (woken early by sound); after a long stall, from now.
             let afterNs = DispatchTime.now().uptimeNanoseconds

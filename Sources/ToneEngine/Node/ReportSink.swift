@@ -19,4 +19,12 @@ public protocol ReportSink: AnyObject, Sendable {
     func take(_ message: ModemEvent, channel: Int, timeOffsetSeconds: Double)
     /// Writes what it holds as far as it can without blocking.
     func flush()
+    /// The report time (offset included) after which the owner stops the
+    /// node (`--duration`), if any: an idle worker, which otherwise rests a
+    /// second at a time, wakes for it (nil: none).
+    var stopAfterSeconds: Double? { get }
+}
+
+extension ReportSink {
+    public var stopAfterSeconds: Double? { nil }
 }

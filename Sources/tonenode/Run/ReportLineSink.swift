@@ -27,6 +27,8 @@ final class ReportLineSink: ReportSink {
     }
 
     func take(_ report: ToneReport) {
+        // `--duration`: the report that reaches it is the last one (a wake drains what the ring holds beyond).
+        guard !stopped.load(ordering: .relaxed) else { return }
         // Reports carry their channel (from 1) only when there is more than one.
         let channel = channels > 1 ? report.channel + 1 : nil
         writer.append(json ? ReportFormatter.json(report, channel: channel, listTones: listTones)
@@ -42,4 +44,6 @@ final class ReportLineSink: ReportSink {
     }
 
     func flush() { writer.flush() }
+
+    var stopAfterSeconds: Double? { durationSeconds }
 }

@@ -91,6 +91,32 @@ extension JackServerTests {
             #expect(reports == 200)
         }
 
+        /// `run --duration` on a silent input: the idle worker rests a second
+        /// at a time, but wakes for the duration's end (its sink's
+        /// `stopAfterSeconds`), so the node ends on time, not up to a rest late.
+        @Test("run --duration on an unconnected input ends on time, not after the idle rest")
+        func durationEndsOnTimeWhileIdle() throws {
+            let server = try startServer(periodFrames: 256)
+            defer { server.stop() }
+            let durationSeconds = 1.6
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "idle_duration", "--mute", "--json", "--no-metadata",
+                                        "--fft-size", "4096", "--hop", "512", "--duration", String(durationSeconds)])
+            defer { node.stop() }
+            // The client is open (its line comes just before activation): from
+            // here the stream and the wall clock run together. (Not the first
+            // report: an idle node writes its reports in batches.)
+            try #require(node.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("client 'idle_duration'") }, "stderr: \(node.stderr)")
+            let opened = Date()
+            let exit = try #require(node.exitStatus(timeoutSeconds: 10), "stderr: \(node.stderr)")
+            #expect(exit.status == 0, "stderr: \(node.stderr)")
+            // Idle from about 0.1 s of audio, a rest of 1 s would stop it near 2.1 s: 0.5 s late.
+            let lateSeconds = Date().timeIntervalSince(opened) - durationSeconds
+            #expect(lateSeconds < 0.3, "ended \(lateSeconds) s after the duration")
+            let last = try #require(node.reports.last?["time_s"] as? Double)
+            // The report that reaches the duration is the last one.
+            #expect(last >= durationSeconds && last < durationSeconds + 512 / 48_000, "last report at \(last) s")
+        }
+
         /// The thread's sleeps so far (`voluntary_ctxt_switches` in /proc/self/task/ID/status).
         static func voluntarySwitches(_ threadID: Int32) throws -> Int {
             let status = try String(contentsOfFile: "/proc/self/task/\(threadID)/status", encoding: .utf8)
