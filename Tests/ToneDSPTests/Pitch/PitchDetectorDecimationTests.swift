@@ -26,6 +26,15 @@ struct PitchDetectorDecimationTests {
         #expect(PitchDetectorConfiguration(sampleRateHz: 48_000, frameSize: 256, lowHz: 400).nsdfDecimation == 2)
     }
 
+    @Test("The NSDF takes only frames its averaging covers whole (blocks of 4 decimated samples)")
+    func frameSizeMultiple() {
+        // `load` averages 16 samples into 4 (8 into 4 at 2:1): a 20-sample frame would leave a sample unwritten.
+        #expect(NormalizedSquareDifference(frameSize: 20, maxLag: 4, decimation: 4, planning: .estimate) == nil)
+        #expect(NormalizedSquareDifference(frameSize: 12, maxLag: 4, decimation: 2, planning: .estimate) == nil)
+        #expect(NormalizedSquareDifference(frameSize: 32, maxLag: 4, decimation: 4, planning: .estimate) != nil)
+        #expect(NormalizedSquareDifference(frameSize: 12, maxLag: 4, decimation: 1, planning: .estimate) != nil)
+    }
+
     /// Harmonics 1…`harmonics` (below 20 kHz) at 1/h, random phases, a small offset.
     static func frame(frequencyHz: Double, harmonics: Int, random: inout SeededRandom) -> [Float] {
         let phases = (0..<harmonics).map { _ in Double.random(in: 0..<(2 * .pi), using: &random) }
