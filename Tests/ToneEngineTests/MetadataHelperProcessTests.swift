@@ -35,7 +35,7 @@ struct MetadataHelperProcessTests {
         let returned = DispatchSemaphore(value: 0)
         for helper in helpers {
             Thread.detachNewThread {
-                let result = helper.awaitAnswer(deadline: .seconds(1))
+                let result = helper.awaitAnswer(deadline: .seconds(2))
                 answers.withLock { $0.append(result) }
                 returned.signal()
             }
@@ -47,7 +47,7 @@ struct MetadataHelperProcessTests {
                 }
             }
         }
-        let limit = DispatchTime.now() + 2.5
+        let limit = DispatchTime.now() + 3.5
         var waiting = (1 + exitWaiters) * count
         while waiting > 0 && returned.wait(timeout: limit) == .success { waiting -= 1 }
         // Ends the stand-ins (a thread still blocked in `read` then sees the end of file).
