@@ -56,6 +56,8 @@ final class MetadataHelperProcess: Sendable {
             return nil
         }
         for descriptor in command + status { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        // Never a blocking read: several threads may poll it at once, all wake, and one reads what came.
+        _ = fcntl(status[0], F_SETFL, fcntl(status[0], F_GETFL) | O_NONBLOCK)
         let arguments = ["tonenode", MetadataHelper.subcommand, server ?? "", clientName]
             + names.flatMap { [String($0.subject), $0.name] }
         var argv = arguments.map { strdup($0) } + [nil]
@@ -175,7 +177,12 @@ final class MetadataHelperProcess: Sendable {
             readStatus(waitingMilliseconds: Int32(max(1, left.components.seconds * 1000
                 + left.components.attoseconds / 1_000_000_000_000_000)))
         }
-        return reap()
+        // Its stdout closes a moment before it can be reaped.
+        while !reap() {
+            guard ContinuousClock.now < end else { return false }
+            usleep(1000)
+        }
+        return true
     }
 
     /// Collects the helper's exit status if it has exited (no zombie left).

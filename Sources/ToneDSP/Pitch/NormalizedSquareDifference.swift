@@ -28,11 +28,11 @@ public final class NormalizedSquareDifference {
     public let values: UnsafeMutablePointer<Double>
 
     /// - Parameters:
-    ///   - frameSize: full-rate frame length; a multiple of 4.
+    ///   - frameSize: full-rate frame length; a multiple of 4 · `decimation` (`load` averages in blocks that long).
     ///   - maxLag: largest lag needed, in full-rate samples.
     ///   - decimation: 1, 2 or 4.
     public init?(frameSize: Int, maxLag: Int, decimation: Int = 1, planning: FFTPlanning) {
-        guard [1, 2, 4].contains(decimation), frameSize >= 4 * decimation, frameSize % 4 == 0,
+        guard [1, 2, 4].contains(decimation), frameSize >= 4 * decimation, frameSize % (4 * decimation) == 0,
               maxLag >= 1, maxLag < frameSize else { return nil }
         let size = frameSize / decimation
         let lag = min(size - 1, (maxLag + decimation - 1) / decimation + 1)

@@ -9,7 +9,9 @@ extension PitchDetector {
         let d = nsdf.decimation
         nsdf.compute(energy: nsdf.load(samples))
         let values = nsdf.values
-        let first = lags.lowerBound / d, last = (lags.upperBound + d - 1) / d
+        // Decimated: one lag more, so that a lobe whose top is the last decimated lag of the range
+        // (a full-rate top up to d − 1 lags inside it) is seen to turn down and counts.
+        let first = lags.lowerBound / d, last = (lags.upperBound + d - 1) / d + (d > 1 ? 1 : 0)
         // Key maxima: the highest point of each positive lobe after the first negative zero crossing.
         // `!(v > 0)` rather than `v <= 0`, so that a NaN cannot stall the walk.
         var lag = 1

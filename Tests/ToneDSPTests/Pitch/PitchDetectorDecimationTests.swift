@@ -26,6 +26,15 @@ struct PitchDetectorDecimationTests {
         #expect(PitchDetectorConfiguration(sampleRateHz: 48_000, frameSize: 256, lowHz: 400).nsdfDecimation == 2)
     }
 
+    @Test("The NSDF takes only frames its averaging covers whole (blocks of 4 decimated samples)")
+    func frameSizeMultiple() {
+        // `load` averages 16 samples into 4 (8 into 4 at 2:1): a 20-sample frame would leave a sample unwritten.
+        #expect(NormalizedSquareDifference(frameSize: 20, maxLag: 4, decimation: 4, planning: .estimate) == nil)
+        #expect(NormalizedSquareDifference(frameSize: 12, maxLag: 4, decimation: 2, planning: .estimate) == nil)
+        #expect(NormalizedSquareDifference(frameSize: 32, maxLag: 4, decimation: 4, planning: .estimate) != nil)
+        #expect(NormalizedSquareDifference(frameSize: 12, maxLag: 4, decimation: 1, planning: .estimate) != nil)
+    }
+
     /// Harmonics 1…`harmonics` (below 20 kHz) at 1/h, random phases, a small offset.
     static func frame(frequencyHz: Double, harmonics: Int, random: inout SeededRandom) -> [Float] {
         let phases = (0..<harmonics).map { _ in Double.random(in: 0..<(2 * .pi), using: &random) }
@@ -62,5 +71,30 @@ struct PitchDetectorDecimationTests {
             }
         }
         print("NSDF decimation \(factor): largest difference from the undecimated NSDF \(worst) cent")
+    }
+
+    /// A pitch just above the range's low end (a range set just below a
+    /// string's note): its period is in the last lags searched, which the
+    /// averaged NSDF sees as the last decimated lag or two.
+    @Test("A pitch at the low end of the range: each factor reads it as the undecimated NSDF does", arguments: [4, 2])
+    func lowEndOfRange(factor: Int) throws {
+        let highHz = try #require(Self.highHzByFactor[factor])
+        var random = SeededRandom(seed: 900 + UInt64(factor))
+        for _ in 0..<12 {
+            let lowHz = Double.random(in: 40..<400, using: &random)
+            let configuration = PitchDetectorConfiguration(sampleRateHz: 48_000, frameSize: Self.frameSize,
+                                                           lowHz: lowHz, highHz: highHz)
+            try #require(configuration.nsdfDecimation == factor)
+            let decimated = try PitchDetector(configuration, planning: .estimate)
+            let full = try PitchDetector(configuration, planning: .estimate, nsdfDecimation: 1)
+            // A period 1.2 samples shorter than the low end's: the undecimated NSDF's lobe top is inside the range.
+            let truthHz = 48_000 / (48_000 / lowHz - 1.2)
+            let frame = Self.frame(frequencyHz: truthHz, harmonics: 1, random: &random)
+            let referenceHz = try #require(frame.withUnsafeBufferPointer { full.estimate($0) }.frequencyHz,
+                                           "\(truthHz) Hz, range from \(lowHz) Hz")
+            let reading = frame.withUnsafeBufferPointer { decimated.estimate($0) }
+            #expect(abs(Pluck.centsError(reading.frequencyHz, truthHz: referenceHz)) <= 0.01,
+                    "\(truthHz) Hz, range from \(lowHz) Hz: \(String(describing: reading.frequencyHz)), undecimated \(referenceHz)")
+        }
     }
 }
