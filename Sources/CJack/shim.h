@@ -28,6 +28,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+// pipe2 is declared by glibc only under _GNU_SOURCE, which Swift's Glibc
+// module does not set: declared here (the same prototype) for tn_pipe_cloexec.
+extern int pipe2(int pipefd[2], int flags);
+
+/// A pipe whose ends are close-on-exec from the start, so no child that
+/// another thread spawns meanwhile inherits them.
+static inline int tn_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
 #define TN_MAX_CHANNELS 8
 /// `wake_every_frames` value: the process callback never posts.
 #define TN_NEVER_WAKE UINT32_MAX

@@ -49,13 +49,12 @@ final class MetadataHelperProcess: Sendable {
                       names: [(subject: jack_uuid_t, name: String)]) -> MetadataHelperProcess? {
         guard let path = executable.withLock({ $0 }) else { return nil }
         var command: [Int32] = [-1, -1], status: [Int32] = [-1, -1]
-        // (pipe2 is GNU-only in Swift's Glibc: FD_CLOEXEC just after, so no other child keeps them.)
-        guard pipe(&command) == 0 else { return nil }
-        guard pipe(&status) == 0 else {
+        // Close-on-exec from the start (pipe2), so no other child keeps them.
+        guard tn_pipe_cloexec(&command) == 0 else { return nil }
+        guard tn_pipe_cloexec(&status) == 0 else {
             command.forEach { Glibc.close($0) }
             return nil
         }
-        for descriptor in command + status { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         // Never a blocking read: several threads may poll it at once, all wake, and one reads what came.
         _ = fcntl(status[0], F_SETFL, fcntl(status[0], F_GETFL) | O_NONBLOCK)
         let arguments = ["tonenode", MetadataHelper.subcommand, server ?? "", clientName]
