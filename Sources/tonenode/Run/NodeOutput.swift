@@ -35,20 +35,14 @@ struct NodeOutput {
             liveView?.dspLoadPercent = { [client = node.client] in client.dspLoadPercent }
             if let send, !reconnected { start(send, on: node) }
         case .message(let message, let channel, let offset):
-            // With several channels, say which input heard it (from 1, as the reports do).
-            let number = channels > 1 ? channel + 1 : nil
-            let line = json ? MessageFormatter.json(message, channel: number, timeOffsetSeconds: offset)
-                            : MessageFormatter.human(message, channel: number, timeOffsetSeconds: offset)
+            let line = ReportLineSink.line(message, channel: channel, timeOffsetSeconds: offset, json: json, channels: channels)
             if let liveView { liveView.printAbove { Console.out(line) } } else { Console.out(line) }
         case .report(let report):
-            // Reports carry their channel (from 1) only when there is more than one.
-            let channel = channels > 1 ? report.channel + 1 : nil
             if let liveView {
                 // The view follows the first channel.
                 if report.channel == 0 { liveView.update { $0.report = report } }
             } else {
-                Console.out(json ? ReportFormatter.json(report, channel: channel, listTones: listTones)
-                                 : ReportFormatter.human(report, channel: channel, listTones: listTones))
+                Console.out(ReportLineSink.line(report, json: json, channels: channels, listTones: listTones))
             }
             if let durationSeconds, report.timeSeconds >= durationSeconds { stop() }
         case .trouble(let xruns, let overflows, let dropped):

@@ -29,18 +29,29 @@ final class ReportLineSink: ReportSink {
     func take(_ report: ToneReport) {
         // `--duration`: the report that reaches it is the last one (a wake drains what the ring holds beyond).
         guard !stopped.load(ordering: .relaxed) else { return }
-        // Reports carry their channel (from 1) only when there is more than one.
-        let channel = channels > 1 ? report.channel + 1 : nil
-        writer.append(json ? ReportFormatter.json(report, channel: channel, listTones: listTones)
-                           : ReportFormatter.human(report, channel: channel, listTones: listTones))
+        writer.append(Self.line(report, json: json, channels: channels, listTones: listTones))
         if let durationSeconds, report.timeSeconds >= durationSeconds,
            !stopped.exchange(true, ordering: .relaxed) { stop() }
     }
 
     func take(_ message: ModemEvent, channel: Int, timeOffsetSeconds: Double) {
+        writer.append(Self.line(message, channel: channel, timeOffsetSeconds: timeOffsetSeconds,
+                                json: json, channels: channels))
+    }
+
+    /// A report's line, as `run` prints it on either path (this sink, or
+    /// `NodeOutput` without one): its channel (from 1) only when there is more than one.
+    static func line(_ report: ToneReport, json: Bool, channels: Int, listTones: Bool) -> String {
+        let channel = channels > 1 ? report.channel + 1 : nil
+        return json ? ReportFormatter.json(report, channel: channel, listTones: listTones)
+                    : ReportFormatter.human(report, channel: channel, listTones: listTones)
+    }
+
+    /// A message's line heard on input `channel` (from 0), numbered from 1 only when there is more than one.
+    static func line(_ message: ModemEvent, channel: Int, timeOffsetSeconds: Double, json: Bool, channels: Int) -> String {
         let number = channels > 1 ? channel + 1 : nil
-        writer.append(json ? MessageFormatter.json(message, channel: number, timeOffsetSeconds: timeOffsetSeconds)
-                           : MessageFormatter.human(message, channel: number, timeOffsetSeconds: timeOffsetSeconds))
+        return json ? MessageFormatter.json(message, channel: number, timeOffsetSeconds: timeOffsetSeconds)
+                    : MessageFormatter.human(message, channel: number, timeOffsetSeconds: timeOffsetSeconds)
     }
 
     func flush() { writer.flush() }
