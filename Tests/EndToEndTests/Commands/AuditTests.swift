@@ -214,7 +214,10 @@ extension JackServerTests {
                     #expect(declared == 0)
                     #expect(abs(measured - undeclared) <= 1.5, "the look-ahead is the attack time (xruns: \(xruns))")
                 } else {
-                    #expect(abs(measured - Double(declared)) < 0.01, "the plugin declares what it does")
+                    // 0.05 frame (1 µs at 48 kHz): a limiter is not linear, and
+                    // with xruns in the sweep LSP's read 240.0110 on CI once.
+                    // The audit's own rule (misreported) is 1 frame.
+                    #expect(abs(measured - Double(declared)) < 0.05, "the plugin declares what it does")
                 }
                 #expect(atOutput == declared || atOutput == 0, "jalv's output reports the latency or nothing")
                 let misreported = abs(measured - Double(atOutput)) > 1
