@@ -137,6 +137,9 @@ typedef struct tn_bridge {
     uint64_t midi_out_dropped;  // __atomic builtins only
     sem_t wake;
     // Written with __atomic builtins only (plain types so Swift can import the struct).
+    // Server xruns (the xrun callback), or with `xruns_from_frame_time` the
+    // periods where this client's own frame time did not move on by the
+    // previous period's length.
     uint64_t xruns;
     uint64_t cycles;
     int32_t shutdown;
@@ -161,6 +164,18 @@ typedef struct tn_bridge {
     // with the bridge, TN_SCRATCH_FRAMES long.
     float *silence;
     float *discard;
+    // Count xruns without the xrun callback (set before installation): jack2
+    // sends an xrun callback to every client that has one for every client
+    // late in an xrun cycle (JackEngine::CheckXRun), each a wake of the
+    // client's notification thread; a graph of N late clients costs every
+    // such client N wakes, more load, more xruns. Instead the process
+    // callback compares the cycle's frame time (jack_last_frame_time) with
+    // the last one it saw: a jump other than one period is an xrun that
+    // reached this client (a period it missed or ran late for).
+    int32_t xruns_from_frame_time;
+    jack_client_t *client;             // set by tn_bridge_install
+    jack_nframes_t last_frame_time;    // JACK thread only
+    jack_nframes_t last_period_frames; // JACK thread only; 0: no period seen yet
 } tn_bridge;
 
 // jack_client_open is variadic; Swift cannot call it directly.
@@ -287,9 +302,21 @@ static inline int tn_inputs_sound(const tn_bridge *b, jack_nframes_t nframes) {
     return 0;
 }
 
+/// `xruns_from_frame_time`: one xrun when this cycle's frame time is not the
+/// last cycle's plus its length (unsigned, so the 32-bit wrap is no jump).
+static inline void tn_check_frame_time(tn_bridge *b, jack_nframes_t nframes) {
+    jack_nframes_t now = jack_last_frame_time(b->client);
+    if (b->last_period_frames != 0 && (jack_nframes_t)(now - b->last_frame_time) != b->last_period_frames) {
+        __atomic_fetch_add(&b->xruns, 1, __ATOMIC_RELAXED);
+    }
+    b->last_frame_time = now;
+    b->last_period_frames = nframes;
+}
+
 static inline int tn_process(jack_nframes_t nframes, void *arg) {
     tn_bridge *b = (tn_bridge *)arg;
     uint64_t profile_start_ns = b->profile != NULL ? tn_monotonic_ns() : 0;
+    if (b->xruns_from_frame_time) tn_check_frame_time(b, nframes);
     for (uint32_t i = 0; i < b->channels; i++) {
         // A port the command did not register reads silence or writes to the discard buffer.
         if ((b->in_ports[i] == NULL || b->out_ports[i] == NULL) && nframes > TN_SCRATCH_FRAMES) return 0;
@@ -371,7 +398,8 @@ static inline void tn_thread_init(void *arg) {
 static inline int tn_bridge_install(jack_client_t *client, tn_bridge *b) {
     if (jack_set_process_callback(client, tn_process, b) != 0) return -1;
     if (jack_set_thread_init_callback(client, tn_thread_init, b) != 0) return -6;
-    if (jack_set_xrun_callback(client, tn_xrun, b) != 0) return -2;
+    b->client = client;
+    if (!b->xruns_from_frame_time && jack_set_xrun_callback(client, tn_xrun, b) != 0) return -2;
     jack_on_info_shutdown(client, tn_shutdown, b);
     if (jack_set_latency_callback(client, tn_latency, b) != 0) return -5;
     return 0;

@@ -71,12 +71,18 @@ public final class ProcessBridge: @unchecked Sendable {
     ///     waiting thread keeps time itself; posts and shutdowns still wake it).
     ///   - profilesCallback: time every process callback into a histogram
     ///     (`callbackProfile`); off, the callback pays two NULL tests.
+    ///   - xrunsFromFrameTime: count as `xruns` the periods where this
+    ///     client's frame time jumped (an xrun that reached it) instead of
+    ///     the server's xrun notifications. No xrun callback then: jack2
+    ///     notifies every client that has one once for every client late in
+    ///     an xrun, a wake of each one's notification thread, so many nodes on
+    ///     an overloaded server would multiply the load that made the xrun.
     ///   - renderer: the object `render` receives as its context.
     /// - Throws: `JackError.callbackSetupFailed` when the bridge cannot be
     ///   made or JACK refuses a callback.
     public init(client: JackClient, channels: [(input: OpaquePointer?, output: OpaquePointer?)],
                 midiInput: OpaquePointer? = nil, midiOutput: OpaquePointer? = nil, wakeEveryFrames: Int? = 0, profilesCallback: Bool = false,
-                renderer: AnyObject, render: RenderFunction) throws {
+                xrunsFromFrameTime: Bool = false, renderer: AnyObject, render: RenderFunction) throws {
         precondition(Self.midiLayoutMatches, "MIDIEvent must have tn_midi_event's layout")
         precondition(!channels.isEmpty && channels.count <= Self.maximumChannels,
                      "1…\(Self.maximumChannels) channels")
@@ -89,6 +95,7 @@ public final class ProcessBridge: @unchecked Sendable {
         tn_bridge_set_render(bridge, render, Unmanaged.passUnretained(renderer).toOpaque())
         bridge.pointee.wake_every_frames = wakeEveryFrames.map { UInt32(clamping: min($0, Int(TN_NEVER_WAKE) - 1)) }
             ?? TN_NEVER_WAKE
+        bridge.pointee.xruns_from_frame_time = xrunsFromFrameTime ? 1 : 0
         if profilesCallback && tn_bridge_enable_profile(bridge) != 0 {
             tn_bridge_destroy(bridge)
             throw JackError.callbackSetupFailed(0)
@@ -138,7 +145,8 @@ public final class ProcessBridge: @unchecked Sendable {
     /// sound in a period the callback ended earlier is there to read.
     public func watchForSound(_ on: Bool) { tn_bridge_watch_sound(bridge, on ? 1 : 0) }
 
-    /// Xruns the server reported to this client.
+    /// Xruns the server reported to this client, or (`xrunsFromFrameTime`)
+    /// the jumps in its frame time.
     public var xruns: Int { Int(tn_bridge_xruns(bridge)) }
 
     /// Periods processed since activation.

@@ -66,9 +66,14 @@ public final class Node {
         // the callback returns (measured: p99 of the callback 220 µs with
         // the post, 18 µs without; scripts/live-bench, docs/measured.md).
         // Only an idle worker is posted, once, when sound arrives.
+        // Xruns are the jumps in the node's own frame time, not jack2's xrun
+        // notifications (one per late client per xrun, to every client that
+        // asks: 32 nodes in an overloaded chain spent more on those wakes
+        // than on audio; docs/reliability.md).
         let bridge = try ProcessBridge(
             client: client, channels: Array(zip(inPorts, outPorts)), midiInput: midiPort,
-            wakeEveryFrames: nil, profilesCallback: profilesCallback, renderer: engine, render: Engine.renderFunction)
+            wakeEveryFrames: nil, profilesCallback: profilesCallback, xrunsFromFrameTime: true,
+            renderer: engine, render: Engine.renderFunction)
 
         // Bounded: a reader that stops (stdout nobody drains) costs the oldest
         // reports, counted, never memory or the worker's time.
