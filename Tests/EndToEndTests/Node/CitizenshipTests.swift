@@ -1,6 +1,9 @@
 import EndToEndSupport
 import Foundation
+import Synchronization
 import Testing
+import ToneJack
+import ToneTestSupport
 
 extension JackServerTests {
     @Suite("A good JACK citizen")
@@ -44,6 +47,92 @@ extension JackServerTests {
             }
             #expect(niceValues.filter { $0 == 10 }.count == 1, "one worker at nice 10: \(niceValues)")
             #expect(niceValues.filter { $0 >= 1 && $0 != 10 }.isEmpty, "\(niceValues)")
+        }
+
+        @Test("without real-time scheduling, JACK's thread asks for the kernel's shortest slice",
+              .enabled(if: Self.slice(of: "/proc/self") != nil, "needs a kernel that shows se.slice (EEVDF, Linux 6.6+)"))
+        func shortSliceWithoutRealtime() throws {
+            let server = try startServer(periodFrames: 64)
+            defer { server.stop() }
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "brief", "--hop", "4096", "--no-metadata"])
+            defer { node.stop() }
+            try waitForPort("brief:out", server: server.name)
+            usleep(300_000)
+            let tasks = "/proc/\(node.processIdentifier)/task"
+            let process = try #require(Self.jackThreads(node.processIdentifier).max { $0.wakes < $1.wakes })
+            let slice = try #require(Self.slice(of: "\(tasks)/\(process.tid)"))
+            let mainSlice = try #require(Self.slice(of: tasks + "/\(node.processIdentifier)"))
+            report("JACK thread's slice \(slice) ns, the main thread's \(mainSlice) ns")
+            #expect(slice <= 100_000, "the process thread's se.slice: \(slice) ns")
+            #expect(mainSlice > slice, "only JACK's threads ask: main thread \(mainSlice) ns")
+        }
+
+        @Test("xruns made elsewhere in the graph: no wake for each one, and not counted as the node's own")
+        func othersXrunsCostNothing() throws {
+            let server = try startServer(periodFrames: 64)
+            defer { server.stop() }
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "bystander", "--hop", "4096", "--no-metadata"])
+            defer { node.stop() }
+            try waitForPort("bystander:out", server: server.name)
+            // A client on its own (nothing connected to it or to the node) that
+            // overruns its period 3 ms every 40th cycle: jackd counts an xrun
+            // each time and, to every client with an xrun callback, sends one.
+            let cycles = Atomic<Int>(0)
+            let late = try JackPeer(name: "latecomer", server: server.name, audioOut: ["out"]) { _ in
+                if cycles.add(1, ordering: .relaxed).newValue % 40 == 0 {
+                    let until = DispatchTime.now().uptimeNanoseconds + 3_000_000
+                    while DispatchTime.now().uptimeNanoseconds < until {}
+                }
+            }
+            defer { late.close() }
+            usleep(1_000_000)
+            let wakesBefore = Self.notificationThreadWakes(node.processIdentifier)
+            let xrunsBefore = try Self.serverXruns(server)
+            usleep(5_000_000)
+            let xruns = try Self.serverXruns(server) - xrunsBefore
+            let wakes = Self.notificationThreadWakes(node.processIdentifier) - wakesBefore
+            report("bystander node, 5 s beside a client late every 40th period at 64 frames: jackd counted \(xruns) late-client xruns, "
+                   + "the node's libjack threads other than the process thread woke \(wakes) times")
+            try #require(xruns >= 20, "the late client made too few xruns to tell: \(xruns)")
+            #expect(wakes < xruns / 4, "a wake per xrun: \(wakes) wakes for \(xruns) xruns")
+            // Its own stream missed no period, or hardly one (on 2 cores the
+            // late client's spin may delay it too): not one xrun per late client.
+            let own = node.stderr.split(separator: "\n").compactMap { line in
+                line.firstRange(of: " xrun(s)").flatMap { Int(line[..<$0.lowerBound].split(separator: " ").last ?? "") }
+            }.max() ?? 0
+            #expect(own < xruns / 4, "the node counted \(own) xruns of its own: \(node.stderr)")
+        }
+
+        /// The node's libjack threads (named tonenode-jack) and their voluntary context switches.
+        static func jackThreads(_ pid: Int32) -> [(tid: String, wakes: Int)] {
+            let tasks = "/proc/\(pid)/task"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).compactMap { tid in
+                guard (try? String(contentsOfFile: "\(tasks)/\(tid)/comm", encoding: .utf8))?.hasPrefix("tonenode-jack") == true,
+                      let status = try? String(contentsOfFile: "\(tasks)/\(tid)/status", encoding: .utf8),
+                      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
+                      let wakes = Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "")
+                else { return nil }
+                return (tid, wakes)
+            }
+        }
+
+        /// Voluntary context switches of the node's libjack threads other than
+        /// the busiest one, the process thread.
+        static func notificationThreadWakes(_ pid: Int32) -> Int {
+            jackThreads(pid).map(\.wakes).sorted().dropLast().reduce(0, +)
+        }
+
+        /// A task's `se.slice` in /proc/…/sched (ns); nil where the kernel shows none.
+        static func slice(of task: String) -> Int? {
+            guard let sched = try? String(contentsOfFile: task + "/sched", encoding: .utf8),
+                  let line = sched.split(separator: "\n").first(where: { $0.hasPrefix("se.slice") }) else { return nil }
+            return Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+
+        /// jackd's "client = … was not finished" lines so far (one per late client per xrun).
+        static func serverXruns(_ server: PrivateJackServer) throws -> Int {
+            let log = try String(contentsOfFile: NSTemporaryDirectory() + "\(server.name).log", encoding: .utf8)
+            return log.components(separatedBy: "was not finished").count - 1
         }
     }
 }
