@@ -169,12 +169,14 @@ typedef struct tn_bridge {
     // late in an xrun cycle (JackEngine::CheckXRun), each a wake of the
     // client's notification thread; a graph of N late clients costs every
     // such client N wakes, more load, more xruns. Instead the process
-    // callback compares the cycle's frame time (jack_last_frame_time) with
-    // the last one it saw: a jump other than one period is an xrun that
-    // reached this client (a period it missed or ran late for).
+    // callback compares the cycle's frame time (jack_last_frame_time) and its
+    // own start (monotonic clock) with the last ones: a jump is an xrun that
+    // reached this client (a period it missed or ran late for, a stalled server).
     int32_t xruns_from_frame_time;
     jack_client_t *client;             // set by tn_bridge_install
     jack_nframes_t last_frame_time;    // JACK thread only
+    uint64_t last_callback_ns;         // JACK thread only (monotonic clock)
+    double sample_rate_hz;             // set by tn_bridge_install
     jack_nframes_t last_period_frames; // JACK thread only; 0: no period seen yet
 } tn_bridge;
 
@@ -303,13 +305,21 @@ static inline int tn_inputs_sound(const tn_bridge *b, jack_nframes_t nframes) {
 }
 
 /// `xruns_from_frame_time`: one xrun when this cycle's frame time is not the
-/// last cycle's plus its length (unsigned, so the 32-bit wrap is no jump).
+/// last cycle's plus its length (periods missed or run twice; unsigned, so
+/// the 32-bit wrap is no jump), or when this callback starts more than two
+/// periods after the last one did (the server stalled: a sync-mode server
+/// waiting on a late client, a driver xrun, where jack2's frames go on
+/// without a gap; or this thread was held up that long).
 static inline void tn_check_frame_time(tn_bridge *b, jack_nframes_t nframes) {
-    jack_nframes_t now = jack_last_frame_time(b->client);
-    if (b->last_period_frames != 0 && (jack_nframes_t)(now - b->last_frame_time) != b->last_period_frames) {
+    jack_nframes_t frames = jack_last_frame_time(b->client);
+    uint64_t now_ns = tn_monotonic_ns();
+    if (b->last_period_frames != 0
+        && ((jack_nframes_t)(frames - b->last_frame_time) != b->last_period_frames
+            || (double)(now_ns - b->last_callback_ns) * b->sample_rate_hz > 2e9 * (double)b->last_period_frames)) {
         __atomic_fetch_add(&b->xruns, 1, __ATOMIC_RELAXED);
     }
-    b->last_frame_time = now;
+    b->last_frame_time = frames;
+    b->last_callback_ns = now_ns;
     b->last_period_frames = nframes;
 }
 
@@ -431,6 +441,7 @@ static inline int tn_bridge_install(jack_client_t *client, tn_bridge *b) {
     if (jack_set_process_callback(client, tn_process, b) != 0) return -1;
     if (jack_set_thread_init_callback(client, tn_thread_init, b) != 0) return -6;
     b->client = client;
+    b->sample_rate_hz = (double)jack_get_sample_rate(client);
     if (!b->xruns_from_frame_time && jack_set_xrun_callback(client, tn_xrun, b) != 0) return -2;
     jack_on_info_shutdown(client, tn_shutdown, b);
     if (jack_set_latency_callback(client, tn_latency, b) != 0) return -5;
