@@ -394,44 +394,12 @@ static inline void tn_latency(jack_latency_callback_mode_t mode, void *arg) {
 
 // MARK: - Installation (main thread, before jack_activate)
 
-/// `struct sched_attr` of sched_setattr(2) (glibc declares neither).
-typedef struct tn_sched_attr {
-    uint32_t size, policy;
-    uint64_t flags;
-    int32_t nice;
-    uint32_t priority;
-    uint64_t runtime, deadline, period;
-    uint32_t util_min, util_max;
-} tn_sched_attr;
-
-/// The time slice a JACK thread without real-time scheduling asks for: the
-/// kernel's shortest (EEVDF, Linux 6.12+: 0.1 ms; older kernels ignore it).
-#define TN_JACK_THREAD_SLICE_NS 100000ULL
-
-/// On a server without real-time scheduling (`jackd --no-realtime`, a user
-/// without rtprio) JACK's threads are ordinary tasks. A short slice is how
-/// such a task says "short bursts, wake me first": with it the thread
-/// preempts the ordinary task running where it wakes instead of waiting for
-/// that task's slice to end. It asks for nothing it may not have (unprivileged,
-/// same policy and nice value); a real-time thread is left as it is.
-static inline void tn_prefer_short_slice(void) {
-    tn_sched_attr attr;
-    memset(&attr, 0, sizeof attr);
-    if (syscall(SYS_sched_getattr, 0, &attr, sizeof attr, 0) != 0 || attr.policy != 0 /* SCHED_OTHER */) return;
-    attr.size = sizeof attr;
-    attr.flags = 0;
-    attr.runtime = TN_JACK_THREAD_SLICE_NS;
-    (void)syscall(SYS_sched_setattr, 0, &attr, 0);
-}
-
 /// Runs once in each thread libjack makes for the client (the process
 /// thread), before its first callback: names it, so tests and `top -H` find
-/// it (scripts/stress reads its page faults from /proc/PID/task/TID/stat),
-/// and without real-time scheduling asks for a short slice.
+/// it (scripts/stress reads its page faults from /proc/PID/task/TID/stat).
 static inline void tn_thread_init(void *arg) {
     (void)arg;
     prctl(PR_SET_NAME, "tonenode-jack", 0, 0, 0);
-    tn_prefer_short_slice();
 }
 
 /// Installs every callback of the bridge, in this order. Returns 0 on
