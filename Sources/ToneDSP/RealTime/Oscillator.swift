@@ -108,14 +108,7 @@ public struct Oscillator: Sendable {
             phase &+= increment &* UInt64(frames - index)
             return
         }
-        let gain = amplitude
-        let step = increment
-        var p = phase
-        while index < frames {
-            output[index] = Float(gain * sineOfPhase(p))
-            p &+= step
-            index += 1
-        }
-        phase = p
+        renderSineRun(into: output + index, count: frames - index, phase: phase, step: increment, gain: amplitude)
+        phase &+= increment &* UInt64(frames - index)
     }
 }
