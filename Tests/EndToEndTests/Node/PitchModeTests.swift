@@ -123,8 +123,9 @@ extension JackServerTests {
                 #expect(line.hasSuffix(" 0 input ring overflow(s), 0 frames not analysed"), "\(line)")
             }
             let objects = result.stdoutLines.compactMap(parseReport)
-            // (3 s − one window) / hop, give or take the stop.
-            #expect(objects.count >= (3 * 96_000 - 8192) / 256 - 2)
+            // (3 s − one window) / hop, give or take the connection's taking
+            // effect and the stop (CI once read 1090 of 1093: 8 ms).
+            #expect(objects.count >= (3 * 96_000 - 8192) / 256 - 4)
             let late = objects.filter { ($0["time_s"] as? Double ?? 0) > 0.5 }
             #expect(!late.isEmpty && late.allSatisfy { $0["note"] as? String == "A2" })
         }

@@ -26,6 +26,16 @@ extension JackServerTests {
             let node = try LiveCommand(["run", "-s", server.name, "-n", "soak", "--json", "--fft-size", "8192",
                                         "--hop", "8192", "--connect-out", "soak:in"], input: .pipe)
             defer { node.stop() }
+            // A pacer: 0.2 ms of busy work a period holds freewheel to about 20
+            // times real time whatever the node costs, so the retunes (one
+            // per stdin round trip) keep covering the hour. Without it, the
+            // node's cheaper oscillator (renderSineRun) let freewheel run the
+            // hour in about a second of wall time: 6 retunes.
+            let pacer = try JackPeer(name: "pacer", server: server.name, audioOut: ["out"]) { _ in
+                let until = DispatchTime.now().uptimeNanoseconds + 200_000
+                while DispatchTime.now().uptimeNanoseconds < until {}
+            }
+            defer { pacer.close() }
             let environment = ["JACK_DEFAULT_SERVER": server.name]
             // Freewheel once the node runs (a client activated during freewheel waits for it to end).
             let started = Date().addingTimeInterval(10)
