@@ -138,8 +138,8 @@ typedef struct tn_bridge {
     sem_t wake;
     // Written with __atomic builtins only (plain types so Swift can import the struct).
     // Server xruns (the xrun callback), or with `xruns_from_frame_time` the
-    // periods where this client's own frame time did not move on by the
-    // previous period's length.
+    // periods tn_check_frame_time finds: the frame time jumped, or the
+    // callback began more than two periods after the last.
     uint64_t xruns;
     uint64_t cycles;
     int32_t shutdown;
@@ -310,9 +310,8 @@ static inline int tn_inputs_sound(const tn_bridge *b, jack_nframes_t nframes) {
 /// periods after the last one did (the server stalled: a sync-mode server
 /// waiting on a late client, a driver xrun, where jack2's frames go on
 /// without a gap; or this thread was held up that long).
-static inline void tn_check_frame_time(tn_bridge *b, jack_nframes_t nframes) {
+static inline void tn_check_frame_time(tn_bridge *b, jack_nframes_t nframes, uint64_t now_ns) {
     jack_nframes_t frames = jack_last_frame_time(b->client);
-    uint64_t now_ns = tn_monotonic_ns();
     if (b->last_period_frames != 0
         && ((jack_nframes_t)(frames - b->last_frame_time) != b->last_period_frames
             || (double)(now_ns - b->last_callback_ns) * b->sample_rate_hz > 2e9 * (double)b->last_period_frames)) {
@@ -325,8 +324,9 @@ static inline void tn_check_frame_time(tn_bridge *b, jack_nframes_t nframes) {
 
 static inline int tn_process(jack_nframes_t nframes, void *arg) {
     tn_bridge *b = (tn_bridge *)arg;
-    uint64_t profile_start_ns = b->profile != NULL ? tn_monotonic_ns() : 0;
-    if (b->xruns_from_frame_time) tn_check_frame_time(b, nframes);
+    // One clock read at entry serves the profile and the xrun check.
+    uint64_t entry_ns = (b->profile != NULL || b->xruns_from_frame_time) ? tn_monotonic_ns() : 0;
+    if (b->xruns_from_frame_time) tn_check_frame_time(b, nframes, entry_ns);
     for (uint32_t i = 0; i < b->channels; i++) {
         // A port the command did not register reads silence or writes to the discard buffer.
         if ((b->in_ports[i] == NULL || b->out_ports[i] == NULL) && nframes > TN_SCRATCH_FRAMES) return 0;
@@ -354,7 +354,7 @@ static inline int tn_process(jack_nframes_t nframes, void *arg) {
         b->frames_since_wake = 0;
         sem_post(&b->wake);
     }
-    if (b->profile != NULL) tn_profile_record(b->profile, profile_start_ns);
+    if (b->profile != NULL) tn_profile_record(b->profile, entry_ns);
     return 0;
 }
 

@@ -146,7 +146,8 @@ public final class ProcessBridge: @unchecked Sendable {
     public func watchForSound(_ on: Bool) { tn_bridge_watch_sound(bridge, on ? 1 : 0) }
 
     /// Xruns the server reported to this client, or (`xrunsFromFrameTime`)
-    /// the jumps in its frame time.
+    /// the periods where its frame time jumped or its callback began more
+    /// than two periods after the last.
     public var xruns: Int { Int(tn_bridge_xruns(bridge)) }
 
     /// Periods processed since activation.
