@@ -7,9 +7,12 @@ public func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000,
                         name: String = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
                         driverArguments: [String] = [], realtime: Bool = false) throws -> PrivateJackServer {
     try PrivateJackServer(name: name, sampleRateHz: sampleRateHz, periodFrames: periodFrames,
-                          logFile: NSTemporaryDirectory() + "\(name).log", driverArguments: driverArguments,
+                          logFile: serverLogPath(name), driverArguments: driverArguments,
                           realtime: realtime)
 }
+
+/// Where `startServer` has jackd write its log.
+public func serverLogPath(_ serverName: String) -> String { NSTemporaryDirectory() + "\(serverName).log" }
 
 // jackd2's example tools are given the server in $JACK_DEFAULT_SERVER, never
 // with `-s` (see `LiveCommand.jackTool`).

@@ -108,7 +108,7 @@ extension JackServerTests {
 
         /// jackd's "client = … was not finished" lines so far (one per late client per xrun).
         static func serverXruns(_ server: PrivateJackServer) throws -> Int {
-            let log = try String(contentsOfFile: NSTemporaryDirectory() + "\(server.name).log", encoding: .utf8)
+            let log = try String(contentsOfFile: serverLogPath(server.name), encoding: .utf8)
             return log.components(separatedBy: "was not finished").count - 1
         }
     }
