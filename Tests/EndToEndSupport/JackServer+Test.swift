@@ -22,17 +22,27 @@ public func serverLogPath(_ serverName: String) -> String { NSTemporaryDirectory
 public func waitForPort(_ port: String, server: String, toExist: Bool = true, timeoutSeconds: Double = 5,
                         sourceLocation: SourceLocation = #_sourceLocation) throws {
     let deadline = Date().addingTimeInterval(timeoutSeconds)
-    var last: CommandResult?
+    var last = ""
+    var hung = 0
     while Date() < deadline {
-        let result = try runCommand([], executable: "/usr/bin/jack_lsp", environment: ["JACK_DEFAULT_SERVER": server],
-                                    timeoutSeconds: 5, sourceLocation: sourceLocation)
-        if result.stdoutLines.contains(port) == toExist { return }
-        last = result
+        // A jack_lsp that opens while another client is being opened or
+        // activated can wait seconds for the server (a fresh-clone CI run,
+        // 2026-11-26, saw one hang 5 s while zita-njbridge started): such a
+        // run is stopped and the next one tried, until the deadline.
+        let lsp = try LiveCommand([], executable: "/usr/bin/jack_lsp", environment: ["JACK_DEFAULT_SERVER": server],
+                                  stopGraceSeconds: 0.5)
+        guard let exit = lsp.exitStatus(timeoutSeconds: max(0.5, min(3, deadline.timeIntervalSinceNow))) else {
+            lsp.stop()
+            hung += 1
+            continue
+        }
+        if lsp.stdout.split(separator: "\n").contains(Substring(port)) == toExist { return }
+        last = "status \(exit.status), \(lsp.stdout) \(lsp.stderr)"
         usleep(50_000)
     }
-    let lsp = last.map { "status \($0.status), \($0.stdout) \($0.stderr)" } ?? ""
-    Issue.record("port \(port) did not \(toExist ? "appear on" : "vanish from") \(server); jack_lsp: \(lsp)",
-                 sourceLocation: sourceLocation)
+    let why = "port \(port) did not \(toExist ? "appear on" : "vanish from") \(server) within \(timeoutSeconds) s "
+        + "(\(hung) jack_lsp run(s) stopped after hanging); last jack_lsp: \(last)"
+    Issue.record(Comment(rawValue: why), sourceLocation: sourceLocation)
 }
 
 /// Every port on the server and the ports it is connected to (`jack_lsp -c`).

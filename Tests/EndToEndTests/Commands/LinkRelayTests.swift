@@ -29,17 +29,28 @@ extension JackServerTests {
         /// take 15–25 s to bring a step over, overshooting, and the middle of
         /// that approach can look flat for a few readings). Nil when it has
         /// not held still within `timeoutSeconds`.
-        static func steadyLatency(_ meter: LiveCommand, after readingIndex: Int, window: Int = 15,
+        ///
+        /// With `confirm`, two such windows back to back must agree within
+        /// 0.3 frame: a fresh-clone CI run (2026-11-26) took a flat stretch
+        /// 10 s after a +2 ms step, 7 frames short of where the loop went.
+        static func steadyLatency(_ meter: LiveCommand, after readingIndex: Int, window: Int = 15, confirm: Bool = false,
                                   timeoutSeconds: Double) -> Double? {
+            let mean = { (part: ArraySlice<Double>) in part.reduce(0, +) / Double(part.count) }
+            func flatMean(_ frames: ArraySlice<Double>) -> Double? {
+                guard frames.count == window, let low = frames.min(), let high = frames.max(), high - low < 1,
+                      abs(mean(frames.prefix(window / 2)) - mean(frames.suffix(window / 2))) < 0.2 else { return nil }
+                return mean(frames)
+            }
             var steady: Double?
             _ = meter.waitUntil(timeoutSeconds: timeoutSeconds) { meter in
-                let readings = latencies(meter).dropFirst(readingIndex).suffix(window)
-                guard readings.count == window, let low = readings.map(\.frames).min(),
-                      let high = readings.map(\.frames).max(), high - low < 1 else { return false }
-                let frames = readings.map(\.frames)
-                let mean = { (part: ArraySlice<Double>) in part.reduce(0, +) / Double(part.count) }
-                guard abs(mean(frames.prefix(window / 2)) - mean(frames.suffix(window / 2))) < 0.2 else { return false }
-                steady = readings.map(\.frames).reduce(0, +) / Double(window)
+                let frames = ArraySlice(latencies(meter).dropFirst(readingIndex).map(\.frames))
+                guard let last = flatMean(frames.suffix(window)) else { return false }
+                if confirm {
+                    guard let earlier = flatMean(frames.dropLast(window).suffix(window)), abs(earlier - last) < 0.3 else {
+                        return false
+                    }
+                }
+                steady = last
                 return true
             }
             return steady
@@ -75,7 +86,7 @@ extension JackServerTests {
                 let stepReading = Self.latencies(meter).count
                 usleep(5_000_000)
                 let recent = { Self.latencies(meter).suffix(40).map { String(format: "%.1f", $0.frames) } }
-                let after = try #require(Self.steadyLatency(meter, after: stepReading, timeoutSeconds: 90),
+                let after = try #require(Self.steadyLatency(meter, after: stepReading, confirm: true, timeoutSeconds: 90),
                                          "no steady latency after \(step) ms: \(recent())")
                 let epochs = relay.log.epochs.suffix(2).map(\.meanDelayMs)
                 let relayDidMs = epochs[1] - epochs[0]
