@@ -125,14 +125,12 @@ typedef struct tn_bridge {
     uint32_t channels;
     tn_render_fn render;
     void *engine;
-    // MIDI input: the port (NULL: none) and the period's events, preallocated.
+    // MIDI input: the port (NULL: none); the period's events are at the end.
     jack_port_t *midi_in;
-    tn_midi_event midi_events[TN_MAX_MIDI_EVENTS];
     uint64_t midi_dropped;   // __atomic builtins only
-    // MIDI output (`measure --what midi`): the port (NULL: none) and the
-    // events the render writes each period, preallocated with the bridge.
+    // MIDI output (`measure --what midi`): the port (NULL: none); the
+    // events the render writes each period are at the end.
     jack_port_t *midi_out;
-    tn_midi_event midi_out_events[TN_MAX_MIDI_EVENTS];
     uint32_t midi_out_count;    // JACK thread only
     uint64_t midi_out_dropped;  // __atomic builtins only
     sem_t wake;
@@ -178,6 +176,13 @@ typedef struct tn_bridge {
     uint64_t last_callback_ns;         // JACK thread only (monotonic clock)
     double sample_rate_hz;             // set by tn_bridge_install
     jack_nframes_t last_period_frames; // JACK thread only; 0: no period seen yet
+    // Last, after every field a period reads (about 400 bytes, a few cache
+    // lines): the event arrays, 6 KB each, touched only in periods that
+    // carry MIDI. With them in the middle, a period's fields spanned three
+    // pages; a chain of many clients on few cores gets back to each one with
+    // its caches and TLB cold.
+    tn_midi_event midi_events[TN_MAX_MIDI_EVENTS];
+    tn_midi_event midi_out_events[TN_MAX_MIDI_EVENTS];
 } tn_bridge;
 
 // jack_client_open is variadic; Swift cannot call it directly.

@@ -135,12 +135,13 @@ public final class Engine: @unchecked Sendable {
                        midi: UnsafePointer<MIDIEvent>? = nil, midiCount: Int = 0) {
         while true {
             let count = commands.readRaw(into: commandScratch, maxCount: Self.commandBatch)
+            guard count > 0 else { break }   // most periods: no locked add for nothing
             for index in 0..<count { generator.pointee.apply(commandScratch[index]) }
             appliedCommands.wrappingAdd(count, ordering: .relaxed)
             if count < Self.commandBatch { break }
         }
         var done = 0
-        if let midi {
+        if let midi, midiCount > 0 {
             for index in 0..<midiCount {
                 let event = midi[index]
                 // JACK delivers events in time order; clamp against a misbehaving sender.
