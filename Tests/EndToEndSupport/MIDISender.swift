@@ -21,6 +21,11 @@ public final class MIDISender: Sendable {
         queue.withLock { $0.append((status, data1, data2)) }
     }
 
+    /// Queues every message for the same next period. Any thread.
+    public func send(_ messages: [(UInt8, UInt8, UInt8)]) {
+        queue.withLock { $0.append(contentsOf: messages) }
+    }
+
     /// JACK thread only.
     public func process(_ cycle: JackPeer.Cycle) {
         guard let buffer = cycle.midiOut(0) else { return }

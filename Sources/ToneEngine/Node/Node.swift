@@ -153,6 +153,12 @@ public final class Node {
     /// Events dropped, by every node of this process, because the owner did
     /// not take them in time (its output blocked).
     public static var droppedEvents: Int { droppedEventCount.load(ordering: .relaxed) }
+    private static let droppedMidiCount = Atomic<Int>(0)
+    /// MIDI messages dropped, by every node of this process that has stopped,
+    /// because a period brought more than a node takes (512).
+    public static var droppedMidiMessages: Int { droppedMidiCount.load(ordering: .relaxed) }
+    /// MIDI messages a node takes from one period at most.
+    public static let midiMessagesPerPeriod = ProcessBridge.maximumMIDIEvents
 
     /// Short port names per channel: `in`/`out` for one, `in_1`/`out_1`… for more.
     static func audioPortNames(channels: Int) -> [(input: String, output: String, prettyInput: String, prettyOutput: String)] {
@@ -172,7 +178,7 @@ public final class Node {
         let client = UncheckedSendable(client)
         let bridge = bridge
         Thread.detachNewThread {
-            client.value.close(serverAlive: false)
+            client.value.close()
             withExtendedLifetime(bridge) {}
             closed.signal()
         }
@@ -194,14 +200,14 @@ public final class Node {
     /// The analysis worker thread's kernel id (/proc/self/task/ID), 0 until it runs.
     public var workerThreadID: Int32 { worker.threadID.load(ordering: .relaxed) }
 
-    /// MIDI messages dropped because a period brought more than the bridge holds.
-    public var droppedMidiMessages: Int { bridge.midiDropped }
-
     /// Closes the client (the engine is no longer called after this), stops the
     /// worker and finishes `events`. Safe to call twice. The bridge goes with
     /// the node, after the client is closed.
     public func stop() {
         guard !stopped else { return }
+        // Counted once, here: the callbacks have stopped by the time it is
+        // read at exit; a node replaced after a server loss adds its own.
+        defer { Self.droppedMidiCount.add(bridge.midiDropped, ordering: .relaxed) }
         if bridge.isShutdown {
             stopAfterServerLoss()
             return

@@ -235,6 +235,27 @@ extension JackServerTests {
             #expect(live.waitUntil(timeoutSeconds: 10) { readings($0).filter { $0.time > mark + 0.2 && $0.hz == nil }.count >= 2 })
         }
 
+        @Test("a period with more MIDI messages than a node takes: it plays on, and says at exit how many it dropped")
+        func midiFlood() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let midi = MIDISender()
+            let peer = try JackPeer(name: "flood", server: server.name, midiOut: ["out"], process: midi.process)
+            defer { withExtendedLifetime(peer) {} }
+            let live = try LiveCommand(["run", "-s", server.name, "-n", "flooded", "--json", "--hop", "2048", "--mute",
+                                        "--connect-out", "flooded:in", "--connect-midi", "flood:out"])
+            #expect(live.waitUntil(timeoutSeconds: 10) { $0.reports.count >= 2 }, "stderr: \(live.stderr)")
+            // 600 in one period (300 note-on/off pairs of A3; the node takes
+            // 512), then A4 in a later one.
+            midi.send((0..<300).flatMap { _ in [(UInt8(0x90), UInt8(57), UInt8(127)), (0x80, 57, 0)] })
+            usleep(200_000)
+            midi.send(0x90, 69, 127)
+            #expect(reads(live, 440, dbfs: -18), "the node plays on after the flood; stderr: \(live.stderr)")
+            live.signal(SIGTERM)
+            #expect(live.exitStatus(timeoutSeconds: 5)?.status == 0)
+            #expect(live.stderr.contains("88 MIDI message(s) dropped: a period brought more than 512"), "stderr: \(live.stderr)")
+        }
+
         @Test("after a server restart: MIDI connection restored when its sender is back, OSC level kept")
         func restart() throws {
             let name = "tn-test-playrestart-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
