@@ -187,9 +187,9 @@ public final class JackClient {
 
     /// Removes our pretty names (their helper process does, key by key,
     /// exactly the keys it set; this waits for it at most 0.5 s, not at all
-    /// when it is stuck in the store), deactivates and closes; safe to call twice.
-    /// - Parameter serverAlive: false after the server went away (kept for
-    ///   callers; the helper's removal does not need the server).
+    /// when it is stuck in the store), deactivates and closes; safe to call
+    /// twice, and after the server went away (the helper's removal does not
+    /// need the server).
     ///
     /// When our helper is stuck in the metadata store (late, or not out
     /// within its 0.5 s), so is jackd's own clean-up at `jack_client_close`
@@ -197,11 +197,10 @@ public final class JackClient {
     /// server until the store is released: then the close runs on a thread of
     /// its own and this waits for it at most 0.5 s (`metadataIsStuck` stays
     /// true until it returns).
-    public func close(serverAlive: Bool = true) {
+    public func close() {
         guard !isClosed else { return }
         isClosed = true
         defer { Self.openCount.subtract(1, ordering: .releasing) }
-        _ = serverAlive
         var helperOut = true
         if let helper = metadataHelper {
             helper.finish()

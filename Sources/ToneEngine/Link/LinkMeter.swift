@@ -67,7 +67,7 @@ public enum LinkMeter {
                                        renderer: engine, render: LinkEngine.renderFunction)
         // The client is closed, and its callbacks stop, before the bridge goes.
         defer {
-            client.close(serverAlive: !bridge.isShutdown)
+            client.close()
             withExtendedLifetime(bridge) {}
         }
         try client.activate()

@@ -1,5 +1,8 @@
 import ToneDSP
 
+// The worker's bookkeeping between hops: overflow totals, runs of silence,
+// handing a batch of events over, the idle wake interval.
+
 extension AnalysisWorker {
     /// Ring overflows and dropped frames, summed over the channels.
     func totals() -> (overflows: Int, droppedFrames: Int) {
