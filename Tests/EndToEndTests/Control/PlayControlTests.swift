@@ -212,16 +212,25 @@ extension JackServerTests {
             #expect(connections["synth:midi_in"] == ["seq:out"])
         }
 
+        /// A `MIDISender` peer `sender:out` and a muted node `node` (hop 2048)
+        /// that hears its own `out` and takes `sender:out` on `midi_in`,
+        /// once it reports.
+        private func midiPlayedNode(_ server: PrivateJackServer, sender: String,
+                                    node: String) throws -> (MIDISender, JackPeer, LiveCommand) {
+            let midi = MIDISender()
+            let peer = try JackPeer(name: sender, server: server.name, midiOut: ["out"], process: midi.process)
+            let live = try LiveCommand(["run", "-s", server.name, "-n", node, "--json", "--hop", "2048", "--mute",
+                                        "--connect-out", "\(node):in", "--connect-midi", "\(sender):out"])
+            #expect(live.waitUntil(timeoutSeconds: 10) { $0.reports.count >= 2 }, "stderr: \(live.stderr)")
+            return (midi, peer, live)
+        }
+
         @Test("pitch bend from a JACK MIDI client bends the sounding note ±2 semitones; note-off releases it")
         func pitchBend() throws {
             let server = try startServer()
             defer { server.stop() }
-            let midi = MIDISender()
-            let peer = try JackPeer(name: "bender", server: server.name, midiOut: ["out"], process: midi.process)
+            let (midi, peer, live) = try midiPlayedNode(server, sender: "bender", node: "bent")
             defer { withExtendedLifetime(peer) {} }
-            let live = try LiveCommand(["run", "-s", server.name, "-n", "bent", "--json", "--hop", "2048", "--mute",
-                                        "--connect-out", "bent:in", "--connect-midi", "bender:out"])
-            #expect(live.waitUntil(timeoutSeconds: 10) { $0.reports.count >= 2 }, "stderr: \(live.stderr)")
             midi.send(0x90, 69, 127)
             #expect(reads(live, 440, dbfs: -18), "stderr: \(live.stderr)")
             for (lsb, msb, semitones) in [(UInt8(0x7F), UInt8(0x7F), 2.0 * 8191 / 8192), (0, 0, -2), (0, 0x40, 0)] {
@@ -239,12 +248,8 @@ extension JackServerTests {
         func midiFlood() throws {
             let server = try startServer()
             defer { server.stop() }
-            let midi = MIDISender()
-            let peer = try JackPeer(name: "flood", server: server.name, midiOut: ["out"], process: midi.process)
+            let (midi, peer, live) = try midiPlayedNode(server, sender: "flood", node: "flooded")
             defer { withExtendedLifetime(peer) {} }
-            let live = try LiveCommand(["run", "-s", server.name, "-n", "flooded", "--json", "--hop", "2048", "--mute",
-                                        "--connect-out", "flooded:in", "--connect-midi", "flood:out"])
-            #expect(live.waitUntil(timeoutSeconds: 10) { $0.reports.count >= 2 }, "stderr: \(live.stderr)")
             // 600 in one period (300 note-on/off pairs of A3; the node takes
             // 512), then A4 in a later one.
             midi.send((0..<300).flatMap { _ in [(UInt8(0x90), UInt8(57), UInt8(127)), (0x80, 57, 0)] })
