@@ -24,33 +24,21 @@ extension JackServerTests {
 
         /// The latency once the bridge holds still: the mean of the last
         /// `window` readings (5 s) after reading `readingIndex`, when they lie
-        /// within 1 frame of each other and the means of the window's two
-        /// halves differ by less than 0.2 frame (zita-n2j's two 0.05 Hz loops
-        /// take 15–25 s to bring a step over, overshooting, and the middle of
-        /// that approach can look flat for a few readings). Nil when it has
-        /// not held still within `timeoutSeconds`.
-        ///
-        /// With `confirm`, two such windows back to back must agree within
-        /// 0.3 frame: a fresh-clone CI run (2026-11-26) took a flat stretch
-        /// 10 s after a +2 ms step, 7 frames short of where the loop went.
-        static func steadyLatency(_ meter: LiveCommand, after readingIndex: Int, window: Int = 15, confirm: Bool = false,
+        /// within 3 frames of each other and the means of the window's two
+        /// halves differ by less than 0.5 frame. Nil when it has not held
+        /// still within `timeoutSeconds`. Settled, zita-n2j's loop still
+        /// wanders by ±1 frame over 10–15 s (a fresh-clone CI run,
+        /// 2026-11-26: 2069.5…2071.7 for 90 s), which a 1-frame bound never
+        /// passed; its approach after a step is what the caller waits out.
+        static func steadyLatency(_ meter: LiveCommand, after readingIndex: Int, window: Int = 15,
                                   timeoutSeconds: Double) -> Double? {
             let mean = { (part: ArraySlice<Double>) in part.reduce(0, +) / Double(part.count) }
-            func flatMean(_ frames: ArraySlice<Double>) -> Double? {
-                guard frames.count == window, let low = frames.min(), let high = frames.max(), high - low < 1,
-                      abs(mean(frames.prefix(window / 2)) - mean(frames.suffix(window / 2))) < 0.2 else { return nil }
-                return mean(frames)
-            }
             var steady: Double?
             _ = meter.waitUntil(timeoutSeconds: timeoutSeconds) { meter in
-                let frames = ArraySlice(latencies(meter).dropFirst(readingIndex).map(\.frames))
-                guard let last = flatMean(frames.suffix(window)) else { return false }
-                if confirm {
-                    guard let earlier = flatMean(frames.dropLast(window).suffix(window)), abs(earlier - last) < 0.3 else {
-                        return false
-                    }
-                }
-                steady = last
+                let frames = ArraySlice(latencies(meter).dropFirst(readingIndex).map(\.frames).suffix(window))
+                guard frames.count == window, let low = frames.min(), let high = frames.max(), high - low < 3,
+                      abs(mean(frames.prefix(window / 2)) - mean(frames.suffix(window / 2))) < 0.5 else { return false }
+                steady = mean(frames)
                 return true
             }
             return steady
@@ -84,9 +72,12 @@ extension JackServerTests {
             for step in stepsMs {
                 relay.addDelay(step)
                 let stepReading = Self.latencies(meter).count
-                usleep(5_000_000)
+                // zita-n2j's two 0.05 Hz loops take 15–25 s to bring a step
+                // over, overshooting; a CI run read a flat stretch 10 s after
+                // the step, 7 frames short. Only readings from 20 s on count.
+                usleep(20_000_000)
                 let recent = { Self.latencies(meter).suffix(40).map { String(format: "%.1f", $0.frames) } }
-                let after = try #require(Self.steadyLatency(meter, after: stepReading, confirm: true, timeoutSeconds: 90),
+                let after = try #require(Self.steadyLatency(meter, after: Self.latencies(meter).count, timeoutSeconds: 60),
                                          "no steady latency after \(step) ms: \(recent())")
                 let epochs = relay.log.epochs.suffix(2).map(\.meanDelayMs)
                 let relayDidMs = epochs[1] - epochs[0]
