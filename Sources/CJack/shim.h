@@ -194,6 +194,17 @@ static inline jack_client_t *tn_client_open(const char *name, jack_options_t opt
     return jack_client_open(name, options, status);
 }
 
+/// Writes a zero into every page of `bytes` at `p` (zeroed memory stays
+/// zeroed), so the pages are mapped before the JACK thread touches them:
+/// calloc may hand out fresh pages nobody wrote, each a page fault at its
+/// first use, and a compiler may drop a memset(0) that follows calloc as
+/// redundant; these volatile stores it must keep. Main thread, before activation.
+static inline void tn_prefault(void *p, size_t bytes) {
+    volatile char *c = (volatile char *)p;
+    for (size_t offset = 0; offset < bytes; offset += 4096) c[offset] = 0;
+    if (bytes > 0) c[bytes - 1] = 0;
+}
+
 static inline tn_bridge *tn_bridge_create(void) {
     tn_bridge *b = (tn_bridge *)calloc(1, sizeof(tn_bridge));
     if (b == NULL) return NULL;
@@ -203,10 +214,11 @@ static inline tn_bridge *tn_bridge_create(void) {
         free(b->silence); free(b->discard); free(b);
         return NULL;
     }
-    // Written once here so their pages are mapped before activation (calloc
-    // may hand out untouched zero pages that would fault on the JACK thread).
-    memset(b->silence, 0, TN_SCRATCH_FRAMES * sizeof(float));
-    memset(b->discard, 0, TN_SCRATCH_FRAMES * sizeof(float));
+    // Every page the JACK thread may touch, mapped now: the bridge (its MIDI
+    // event arrays are touched only in periods with MIDI), the scratch buffers.
+    tn_prefault(b, sizeof(tn_bridge));
+    tn_prefault(b->silence, TN_SCRATCH_FRAMES * sizeof(float));
+    tn_prefault(b->discard, TN_SCRATCH_FRAMES * sizeof(float));
     return b;
 }
 
@@ -229,6 +241,8 @@ static inline void tn_bridge_set_channel(tn_bridge *b, uint32_t index, jack_port
 /// Turns the callback profile on. Main thread, before activation. Returns 0 on success.
 static inline int tn_bridge_enable_profile(tn_bridge *b) {
     if (b->profile == NULL) b->profile = (tn_callback_profile *)calloc(1, sizeof(tn_callback_profile));
+    // A rare long callback lands in a far bin: its page must not fault then.
+    if (b->profile != NULL) tn_prefault(b->profile, sizeof(tn_callback_profile));
     return b->profile != NULL ? 0 : -1;
 }
 
@@ -262,11 +276,10 @@ static inline uint32_t tn_collect_midi(tn_bridge *b, jack_nframes_t nframes) {
 
 static inline uint64_t tn_bridge_midi_dropped(const tn_bridge *b) { return __atomic_load_n(&b->midi_dropped, __ATOMIC_RELAXED); }
 
-/// Main thread, before activation. Touches the outgoing events once so their
-/// pages are mapped before the JACK thread writes them.
+/// Main thread, before activation (the outgoing events' pages were mapped
+/// when the bridge was made).
 static inline void tn_bridge_set_midi_output(tn_bridge *b, jack_port_t *port) {
     b->midi_out = port;
-    memset(b->midi_out_events, 0, sizeof(b->midi_out_events));
 }
 
 /// Writes the events the render left in `b->midi_out_events` to the MIDI
