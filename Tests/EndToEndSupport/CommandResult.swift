@@ -11,21 +11,29 @@ public struct CommandResult {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+    /// False when it was stopped after `runCommand`'s timeout.
+    public var finished = true
     public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
     public var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
 }
 
 /// Runs a `LiveCommand` to completion, stdin at end of file. A hang is a
 /// recorded failure (at the caller), not a stuck suite: after
-/// `timeoutSeconds` the process is stopped and its output so far returned.
+/// `timeoutSeconds` the process is stopped and its output so far returned
+/// (`finished` false). With `recordsTimeout` false the caller judges the
+/// hang itself (one that retries a command the server may hold up).
 public func runCommand(_ arguments: [String], executable: String = "tonenode", environment: [String: String] = [:],
-                       timeoutSeconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+                       timeoutSeconds: Double = 30, recordsTimeout: Bool = true,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
     let command = try LiveCommand(arguments, executable: executable, environment: environment)
     var exit = command.exitStatus(timeoutSeconds: timeoutSeconds)
-    if exit == nil {
+    let finished = exit != nil
+    if !finished {
         command.stop()
-        Issue.record("\(command.commandLine) did not finish within \(timeoutSeconds) s", sourceLocation: sourceLocation)
+        if recordsTimeout {
+            Issue.record("\(command.commandLine) did not finish within \(timeoutSeconds) s", sourceLocation: sourceLocation)
+        }
         exit = command.exitStatus(timeoutSeconds: 0)
     }
-    return CommandResult(status: exit?.status ?? -1, stdout: command.stdout, stderr: command.stderr)
+    return CommandResult(status: exit?.status ?? -1, stdout: command.stdout, stderr: command.stderr, finished: finished)
 }

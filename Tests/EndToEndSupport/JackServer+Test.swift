@@ -29,15 +29,14 @@ public func waitForPort(_ port: String, server: String, toExist: Bool = true, ti
         // activated can wait seconds for the server (a fresh-clone CI run,
         // 2026-11-26, saw one hang 5 s while zita-njbridge started): such a
         // run is stopped and the next one tried, until the deadline.
-        let lsp = try LiveCommand([], executable: "/usr/bin/jack_lsp", environment: ["JACK_DEFAULT_SERVER": server],
-                                  stopGraceSeconds: 0.5)
-        guard let exit = lsp.exitStatus(timeoutSeconds: max(0.5, min(3, deadline.timeIntervalSinceNow))) else {
-            lsp.stop()
+        let lsp = try runCommand([], executable: "/usr/bin/jack_lsp", environment: ["JACK_DEFAULT_SERVER": server],
+                                 timeoutSeconds: max(0.5, min(3, deadline.timeIntervalSinceNow)), recordsTimeout: false)
+        guard lsp.finished else {
             hung += 1
             continue
         }
-        if lsp.stdout.split(separator: "\n").contains(Substring(port)) == toExist { return }
-        last = "status \(exit.status), \(lsp.stdout) \(lsp.stderr)"
+        if lsp.stdoutLines.contains(port) == toExist { return }
+        last = "status \(lsp.status), \(lsp.stdout) \(lsp.stderr)"
         usleep(50_000)
     }
     let why = "port \(port) did not \(toExist ? "appear on" : "vanish from") \(server) within \(timeoutSeconds) s "
