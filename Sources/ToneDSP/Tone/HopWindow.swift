@@ -6,8 +6,12 @@
 public final class HopWindow {
     public let size: Int
     public let hopFrames: Int
-    private let history: UnsafeMutablePointer<Float>   // circular, `size` long
-    private let frame: UnsafeMutablePointer<Float>     // linearised window
+    /// Circular, `size` long, and mirrored: `2 · size` floats where every
+    /// sample is stored at `i` and `i + size`, so the window, oldest first,
+    /// is always the contiguous `size` floats from `writeIndex`. Writing
+    /// each hop twice (2 · hop floats) costs less than linearising the whole
+    /// window each hop (a 16 KB copy at 4096 points, 4 % of a live node).
+    private let history: UnsafeMutablePointer<Float>
     private var writeIndex = 0
     private var filled = 0
     private var sinceReport = 0
@@ -33,14 +37,12 @@ public final class HopWindow {
         }
         self.size = size
         self.hopFrames = hopFrames
-        history = .allocate(capacity: size)
-        history.initialize(repeating: 0, count: size)
-        frame = .allocate(capacity: size)
+        history = .allocate(capacity: 2 * size)
+        history.initialize(repeating: 0, count: 2 * size)
     }
 
     deinit {
         history.deallocate()
-        frame.deallocate()
     }
 
     /// Feeds samples; `window(frame, streamFrames)` is called once per
@@ -57,6 +59,7 @@ public final class HopWindow {
             let untilDue = filled < n ? max(n - filled, hopFrames - sinceReport) : hopFrames - sinceReport
             let chunk = min(remaining, untilDue, n - writeIndex)
             (history + writeIndex).update(from: source, count: chunk)
+            (history + n + writeIndex).update(from: source, count: chunk)
             // The newest non-zero sample ends the run of zeros (searched from the end: short for audio).
             var newestNonZero = -1
             for index in stride(from: chunk - 1, through: 0, by: -1) where source[index] != 0 {
@@ -76,11 +79,8 @@ public final class HopWindow {
                     window(nil, streamFrames)
                     continue
                 }
-                // Oldest sample first.
-                let tail = n - writeIndex
-                frame.update(from: history + writeIndex, count: tail)
-                (frame + tail).update(from: history, count: writeIndex)
-                window(UnsafeBufferPointer(start: frame, count: n), streamFrames)
+                // Oldest sample first: the mirror makes it one run.
+                window(UnsafeBufferPointer(start: history + writeIndex, count: n), streamFrames)
             }
         }
     }
