@@ -36,13 +36,19 @@ extension AnalysisWorker {
         outbox = []
     }
 
-    /// An idle worker's rest: `idleNs`, but it wakes by the time the stream
-    /// reaches the sink's stop time (`--duration` on a silent input ends on
-    /// time, not up to a rest late), and never rests less than a hop.
+    /// An idle worker's rest: `idleNs`, but it wakes by the time the sink's
+    /// held lines are due (a regular file written in blocks: they wait a
+    /// tenth of a second, not a rest) and by the time the stream reaches the
+    /// sink's stop time (`--duration` on a silent input ends on time, not up
+    /// to a rest late), and never rests less than a hop.
     func idleIntervalNs(_ idleNs: UInt64, hopNs: UInt64) -> UInt64 {
-        guard let stopAfter = sink?.stopAfterSeconds, let fed = fedFrames.min() else { return idleNs }
+        var restNs = idleNs
+        if let dueSeconds = sink?.secondsUntilFlushDue {
+            restNs = max(hopNs, min(restNs, UInt64(max(0, dueSeconds) * 1e9)))
+        }
+        guard let stopAfter = sink?.stopAfterSeconds, let fed = fedFrames.min() else { return restNs }
         let remainingSeconds = stopAfter - (Double(fed) / engine.sampleRateHz + timeOffsetSeconds)
         guard remainingSeconds > 0 else { return hopNs }
-        return max(hopNs, min(idleNs, UInt64(remainingSeconds * 1e9) + hopNs))
+        return max(hopNs, min(restNs, UInt64(remainingSeconds * 1e9) + hopNs))
     }
 }

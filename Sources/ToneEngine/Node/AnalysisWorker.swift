@@ -22,8 +22,9 @@ import ToneJack
 /// at once (one post, on that transition). An idle node costs a wake a second.
 ///
 /// Given a `ReportSink`, it hands reports and messages to it as it makes
-/// them and flushes it at each hand-over, on this thread; `publish` then gets
-/// only the rare events and a `.progress` a second.
+/// them and flushes it at each hand-over (every wake, reports or not), on
+/// this thread; `publish` then gets only the rare events and a `.progress` a
+/// second. An idle worker also wakes when the sink's held lines are due.
 ///
 /// Worker only, apart from `start`, `waitUntilReady`, `markSettled` and `stop`.
 final class AnalysisWorker: @unchecked Sendable {

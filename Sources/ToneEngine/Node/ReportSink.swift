@@ -17,14 +17,21 @@ public protocol ReportSink: AnyObject, Sendable {
     /// A decoded (or incomplete) message on input `channel` (from 0); add
     /// `timeOffsetSeconds` to its time.
     func take(_ message: ModemEvent, channel: Int, timeOffsetSeconds: Double)
-    /// Writes what it holds as far as it can without blocking.
+    /// Writes what it holds as far as it can without blocking; a sink may
+    /// hold lines back a little longer (a regular file written in blocks:
+    /// see `secondsUntilFlushDue`).
     func flush()
     /// The report time (offset included) after which the owner stops the
     /// node (`--duration`), if any: an idle worker, which otherwise rests a
     /// second at a time, wakes for it (nil: none).
     var stopAfterSeconds: Double? { get }
+    /// When the last `flush` held lines back: the seconds until a flush
+    /// writes them (0: the next one), so that an idle worker, which otherwise
+    /// rests a second at a time, wakes for it (nil: nothing held).
+    var secondsUntilFlushDue: Double? { get }
 }
 
 extension ReportSink {
     public var stopAfterSeconds: Double? { nil }
+    public var secondsUntilFlushDue: Double? { nil }
 }

@@ -4,14 +4,26 @@ import Synchronization
 /// Lines for stdout, written without ever blocking the writing thread (a
 /// node's worker: its hop clock must not wait for a reader).
 ///
-/// Before each write it asks `poll(POLLOUT, 0)`; when the descriptor takes
-/// more, it writes at most `PIPE_BUF` bytes, cut after a newline (a pipe
-/// then takes the whole write at once, never blocking); else the bytes wait,
-/// at most `capacityBytes` of them, and the oldest whole lines beyond that
-/// are dropped and counted. Stdout stays as the shell gave it (never
-/// O_NONBLOCK: it is shared). Its failures go to `Console.outputFailed`:
-/// EPIPE ends the command quietly with 141, others with one error line and 1;
-/// later lines are dropped uncounted, as `Console.out` does.
+/// A pipe, terminal, socket or device: before each write it asks
+/// `poll(POLLOUT, 0)`; when the descriptor takes more, it writes at most
+/// `PIPE_BUF` bytes, cut after a newline (a pipe then takes the whole write
+/// at once, never blocking); else the bytes wait, at most `capacityBytes` of
+/// them, and the oldest whole lines beyond that are dropped and counted. A
+/// reader sees each line at the first `flush` after it is made.
+///
+/// A regular file (decided once, at init) never blocks the way a pipe does,
+/// and each `write` to it costs the file system's bookkeeping (a profile of
+/// a live node: ~5 % of the process for one write a hop). So, as stdio's full
+/// buffering but with a deadline, `flush` skips the poll and writes only
+/// when a block (`blockBytes`) is pending or the oldest line not yet written
+/// has waited `holdSeconds`; then everything pending (whole lines) in one
+/// write. `finish` writes the rest. An error (a full disk) surfaces at that
+/// write, as it would at any other.
+///
+/// Stdout stays as the shell gave it (never O_NONBLOCK: it is shared). Its
+/// failures go to `Console.outputFailed`: EPIPE ends the command quietly with
+/// 141, others with one error line and 1; later lines are dropped uncounted,
+/// as `Console.out` does.
 ///
 /// Thread ownership: any thread (one at a time in practice; a mutex guards it).
 final class LineWriter: Sendable {
@@ -20,18 +32,44 @@ final class LineWriter: Sendable {
         var pending: [UInt8] = []
         var head = 0
         var droppedLines = 0
+        /// To a regular file: when the oldest byte not yet written was queued
+        /// (`DispatchTime` uptime; nil: nothing waits).
+        var oldestQueuedNs: UInt64?
     }
     private let state = Mutex(State())
     private let descriptor: Int32
     private let capacityBytes: Int
+    /// Whether the descriptor is a regular file: then lines go out in blocks.
+    let writesInBlocks: Bool
+    private let blockBytes: Int
+    private let holdNs: UInt64
     /// About 10 s of JSON reports at hop 512, 48 kHz (~1000 lines): what
     /// `Node.queuedBatchLimit` keeps on the path this replaces.
     static let defaultCapacityBytes = 128 * 1024
+    /// To a regular file: a page, the unit the file system writes; 25-40
+    /// JSON reports, more than 0.1 s of them at hop 512, so there the deadline
+    /// decides, and the block bounds a burst (a catching-up worker, an idle
+    /// worker's batch, several channels).
+    static let defaultBlockBytes = 4096
+    /// To a regular file: how long a line may wait for its block. 0.1 s is
+    /// the worker's longest wake interval while sound arrives
+    /// (`AnalysisWorker.maximumWaitMilliseconds`), feels immediate to a
+    /// person following the file (`tail -f`), and still makes at most ten
+    /// writes a second in place of one a hop (~94).
+    static let defaultHoldSeconds = 0.1
     private static let newline = UInt8(ascii: "\n")
 
-    init(descriptor: Int32 = STDOUT_FILENO, capacityBytes: Int = LineWriter.defaultCapacityBytes) {
+    /// - Parameters:
+    ///   - blockBytes, holdSeconds: to a regular file, the pending bytes and
+    ///     the wait of the oldest line that make `flush` write.
+    init(descriptor: Int32 = STDOUT_FILENO, capacityBytes: Int = LineWriter.defaultCapacityBytes,
+         blockBytes: Int = LineWriter.defaultBlockBytes, holdSeconds: Double = LineWriter.defaultHoldSeconds) {
         self.descriptor = descriptor
         self.capacityBytes = capacityBytes
+        self.blockBytes = blockBytes
+        holdNs = UInt64(max(0, holdSeconds) * 1e9)
+        var status = stat()
+        writesInBlocks = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Lines dropped so far because the descriptor did not take them in time.
@@ -43,15 +81,44 @@ final class LineWriter: Sendable {
     func append(_ text: String) {
         state.withLock { state in
             guard Console.outputFailureStatus == nil else { return }
+            // One clock read (vDSO) per block, not per line.
+            if writesInBlocks && state.oldestQueuedNs == nil {
+                state.oldestQueuedNs = DispatchTime.now().uptimeNanoseconds
+            }
             state.pending.append(contentsOf: text.utf8)
             state.pending.append(Self.newline)
             if state.pending.count - state.head > capacityBytes { dropOldest(&state) }
         }
     }
 
-    /// Writes what the descriptor takes now; returns whether all went out.
+    /// Writes what the descriptor takes now (to a regular file: only once a
+    /// block is pending or the oldest line has waited its time, or with
+    /// `now`); returns whether nothing is left waiting.
     @discardableResult
-    func flush() -> Bool { state.withLock { write(&$0, timeoutMilliseconds: 0) } }
+    func flush(now: Bool = false) -> Bool {
+        state.withLock { state in
+            if writesInBlocks && !now && !blockIsDue(state) { return state.head == state.pending.count }
+            return write(&state, timeoutMilliseconds: 0)
+        }
+    }
+
+    /// To a regular file: the seconds until `flush` writes what waits now
+    /// (0: at the next flush; nil: nothing waits, or not a regular file).
+    var secondsUntilWriteDue: Double? {
+        guard writesInBlocks else { return nil }
+        return state.withLock { state in
+            guard let oldest = state.oldestQueuedNs, state.head < state.pending.count else { return nil }
+            if state.pending.count - state.head >= blockBytes { return 0 }
+            let waitedNs = DispatchTime.now().uptimeNanoseconds &- oldest
+            return waitedNs >= holdNs ? 0 : Double(holdNs - waitedNs) / 1e9
+        }
+    }
+
+    private func blockIsDue(_ state: State) -> Bool {
+        guard state.head < state.pending.count, let oldest = state.oldestQueuedNs else { return true }
+        return state.pending.count - state.head >= blockBytes
+            || DispatchTime.now().uptimeNanoseconds &- oldest >= holdNs
+    }
 
     /// At the end: writes the rest, waiting up to `seconds` in all for a slow
     /// reader; what is left then counts as dropped.
@@ -63,6 +130,7 @@ final class LineWriter: Sendable {
                     state.droppedLines += state.pending[state.head...].count { $0 == Self.newline }
                     state.pending.removeAll()
                     state.head = 0
+                    state.oldestQueuedNs = nil
                     return
                 }
             }
@@ -74,6 +142,7 @@ final class LineWriter: Sendable {
             if state.head == state.pending.count {
                 state.pending.removeAll(keepingCapacity: true)
                 state.head = 0
+                state.oldestQueuedNs = nil
             } else if state.head >= capacityBytes / 4 {
                 state.pending.removeFirst(state.head)
                 state.head = 0
@@ -84,15 +153,19 @@ final class LineWriter: Sendable {
                 state.head = state.pending.count
                 return true
             }
-            var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&request, 1, timeoutMilliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            // Not writable now (or poll failed: try again next time).
-            guard ready > 0 else { return false }
-            var end = min(state.pending.count, state.head + Int(PIPE_BUF))
-            if end < state.pending.count,
-               let lastNewline = state.pending[state.head..<end].lastIndex(of: Self.newline) {
-                end = lastNewline + 1
+            // A regular file: all of it at once (whole lines: each ends the queue with a newline).
+            var end = state.pending.count
+            if !writesInBlocks {
+                var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                let ready = poll(&request, 1, timeoutMilliseconds)
+                if ready < 0 && errno == EINTR { continue }
+                // Not writable now (or poll failed: try again next time).
+                guard ready > 0 else { return false }
+                end = min(state.pending.count, state.head + Int(PIPE_BUF))
+                if end < state.pending.count,
+                   let lastNewline = state.pending[state.head..<end].lastIndex(of: Self.newline) {
+                    end = lastNewline + 1
+                }
             }
             let written = state.pending.withUnsafeBufferPointer {
                 Glibc.write(descriptor, $0.baseAddress! + state.head, end - state.head)

@@ -57,4 +57,6 @@ final class ReportLineSink: ReportSink {
     func flush() { writer.flush() }
 
     var stopAfterSeconds: Double? { durationSeconds }
+
+    var secondsUntilFlushDue: Double? { writer.secondsUntilWriteDue }
 }

@@ -113,7 +113,17 @@ struct RunCommand: AsyncParsableCommand {
         let sink = live ? nil : ReportLineSink(json: analysis.json, listTones: analysis.listsTones, channels: settings.channels,
                                                durationSeconds: duration, stop: supervisor.stopRequester)
         supervisor.reportSink = sink
-        let outcome = try await supervisor.run(output.handle)
+        let outcome: NodeSupervisor.Outcome
+        do {
+            outcome = try await supervisor.run { event in
+                // The worker has stopped: what a regular file holds back goes out now, not after the outage.
+                if case .serverGone = event { sink?.writer.flush(now: true) }
+                output.handle(event)
+            }
+        } catch {
+            sink?.writer.finish(waitingAtMostSeconds: 0.5)
+            throw error
+        }
         // A slow reader gets the rest; one that reads nothing costs at most this.
         sink?.writer.finish(waitingAtMostSeconds: 0.5)
         let dropped = Node.droppedEvents + (sink?.writer.droppedLines ?? 0)
