@@ -49,6 +49,9 @@ public final class ToneEstimator {
     /// Bins of the peaks that may pass the prominence gate and that
     /// `nextGatedPeak` has not measured yet, in bin order.
     var candidatePeaks: [Int] = []
+    /// Where `findLocalMaxima` writes them first: `highBin − lowBin + 1`
+    /// bins (a pointer: no uniqueness check or growth inside that loop).
+    let candidateScratch: UnsafeMutablePointer<Int>
     let lowBin: Int
     let highBin: Int
     let prominenceMinRatio: Double
@@ -116,6 +119,7 @@ public final class ToneEstimator {
         prominenceMinRatio = pow(10, (configuration.prominenceMinDB ?? defaultProminenceDB) / 10)
         snrMinRatio = pow(10, configuration.snrMinDB / 10)
         candidatePeaks.reserveCapacity(highBin - lowBin + 1)
+        candidateScratch = .allocate(capacity: max(1, highBin - lowBin + 1))
     }
 
     deinit {
@@ -126,6 +130,7 @@ public final class ToneEstimator {
         medianScratch.deallocate()
         blockFloors.deallocate()
         floorCounts.deallocate()
+        candidateScratch.deallocate()
     }
 
     /// Analyses one window of exactly `fftSize` samples.
