@@ -97,7 +97,7 @@ final class LineWriter: Sendable {
     @discardableResult
     func flush(now: Bool = false) -> Bool {
         state.withLock { state in
-            if writesInBlocks && !now && !blockIsDue(state) { return state.head == state.pending.count }
+            if writesInBlocks && !now && (secondsUntilDue(state) ?? 0) > 0 { return false }
             return write(&state, timeoutMilliseconds: 0)
         }
     }
@@ -106,18 +106,16 @@ final class LineWriter: Sendable {
     /// (0: at the next flush; nil: nothing waits, or not a regular file).
     var secondsUntilWriteDue: Double? {
         guard writesInBlocks else { return nil }
-        return state.withLock { state in
-            guard let oldest = state.oldestQueuedNs, state.head < state.pending.count else { return nil }
-            if state.pending.count - state.head >= blockBytes { return 0 }
-            let waitedNs = DispatchTime.now().uptimeNanoseconds &- oldest
-            return waitedNs >= holdNs ? 0 : Double(holdNs - waitedNs) / 1e9
-        }
+        return state.withLock { secondsUntilDue($0) }
     }
 
-    private func blockIsDue(_ state: State) -> Bool {
-        guard state.head < state.pending.count, let oldest = state.oldestQueuedNs else { return true }
-        return state.pending.count - state.head >= blockBytes
-            || DispatchTime.now().uptimeNanoseconds &- oldest >= holdNs
+    /// The one rule for a regular file: what waits is due once a block is
+    /// pending or its oldest line has waited `holdNs` (nil: nothing waits).
+    private func secondsUntilDue(_ state: State) -> Double? {
+        guard let oldest = state.oldestQueuedNs, state.head < state.pending.count else { return nil }
+        if state.pending.count - state.head >= blockBytes { return 0 }
+        let waitedNs = DispatchTime.now().uptimeNanoseconds &- oldest
+        return waitedNs >= holdNs ? 0 : Double(holdNs - waitedNs) / 1e9
     }
 
     /// At the end: writes the rest, waiting up to `seconds` in all for a slow
