@@ -178,6 +178,10 @@ public final class ProcessBridge: @unchecked Sendable {
     /// without real-time scheduling a worker never competes with JACK's
     /// process threads for a core.
     /// - Returns: whether the system accepted it.
+    /// Names the calling thread for the kernel (`top -H`, `/proc/PID/task/TID/comm`;
+    /// 15 bytes at most): Foundation's `Thread.name` does not reach it.
+    public static func nameCallingThread(_ name: String) { _ = tn_name_this_thread(name) }
+
     @discardableResult
     public static func reniceCallingThread(_ niceValue: Int32) -> Bool {
         tn_renice_this_thread(niceValue) == 0

@@ -46,6 +46,22 @@ extension AnalysisWorker {
         if let dueSeconds = sink?.secondsUntilFlushDue {
             restNs = max(hopNs, min(restNs, UInt64(max(0, dueSeconds) * 1e9)))
         }
+        return endingOnTime(restNs, hopNs: hopNs)
+    }
+
+    /// The rest of a settled worker while sound arrives: a hop, or the
+    /// sink's batch (`ReportSink.batchSeconds`, at most
+    /// `maximumWaitMilliseconds`) when its reader waits that long anyway;
+    /// never past the sink's stop time.
+    func soundIntervalNs(hopNs: UInt64) -> UInt64 {
+        guard let batchSeconds = sink?.batchSeconds, batchSeconds > 0 else { return hopNs }
+        let batchNs = UInt64(min(batchSeconds, Double(Self.maximumWaitMilliseconds) / 1000) * 1e9)
+        return endingOnTime(max(hopNs, batchNs), hopNs: hopNs)
+    }
+
+    /// `restNs`, but no further than a hop past the sink's stop time
+    /// (`--duration` ends on time, not up to a rest late), and never less than a hop.
+    private func endingOnTime(_ restNs: UInt64, hopNs: UInt64) -> UInt64 {
         guard let stopAfter = sink?.stopAfterSeconds, let fed = fedFrames.min() else { return restNs }
         let remainingSeconds = stopAfter - (Double(fed) / engine.sampleRateHz + timeOffsetSeconds)
         guard remainingSeconds > 0 else { return hopNs }

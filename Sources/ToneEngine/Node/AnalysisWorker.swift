@@ -77,6 +77,8 @@ final class AnalysisWorker: @unchecked Sendable {
     private var regridPending: [Bool]
     /// Seconds between `.callbackProfile` events when the bridge profiles.
     static let profileIntervalSeconds = 10.0
+    /// The worker thread's name for the kernel (`top -H`, /proc/PID/task/TID/comm).
+    static let threadName = "tonenode-worker"
     /// Nice value of the worker thread (0 is normal; higher yields to others).
     static let niceValue: Int32 = 10
 
@@ -117,7 +119,7 @@ final class AnalysisWorker: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in run() }
-        thread.name = "tonenode-worker"
+        thread.name = Self.threadName
         thread.qualityOfService = .userInitiated
         self.thread = thread
         thread.start()
@@ -156,6 +158,7 @@ final class AnalysisWorker: @unchecked Sendable {
         ready.signal()
         if setupError != nil { return }
         threadID.store(ProcessBridge.callingThreadID(), ordering: .relaxed)
+        ProcessBridge.nameCallingThread(Self.threadName)
         Denormals.flushToZeroOnThisThread()
         // Analysis can lag (the ring holds seconds); audio cannot. With
         // real-time scheduling JACK's thread preempts us anyway; without it
@@ -189,7 +192,8 @@ final class AnalysisWorker: @unchecked Sendable {
             }
             if watching != idle { bridge.watchForSound(idle) }
             watching = idle
-            let intervalNs = idle ? idleIntervalNs(idleNs, hopNs: hopNs) : settledReported ? hopNs : settlingNs
+            let intervalNs = idle ? idleIntervalNs(idleNs, hopNs: hopNs)
+                : settledReported ? soundIntervalNs(hopNs: hopNs) : settlingNs
             // Fixed steps, so the wakes do not drift; never more than a step
             // ahead (woken early by sound); after a long stall, from now.
             let afterNs = DispatchTime.now().uptimeNanoseconds

@@ -29,9 +29,16 @@ public protocol ReportSink: AnyObject, Sendable {
     /// writes them (0: the next one), so that an idle worker, which otherwise
     /// rests a second at a time, wakes for it (nil: nothing held).
     var secondsUntilFlushDue: Double? { get }
+    /// How long the sink's reader waits for lines anyway (a regular file
+    /// written in blocks: the block's hold): the worker then wakes once per
+    /// such interval while sound arrives, analysing the hops that came
+    /// meanwhile together, instead of once a hop; each wake costs more than
+    /// a hop's analysis (nil: once a hop).
+    var batchSeconds: Double? { get }
 }
 
 extension ReportSink {
     public var stopAfterSeconds: Double? { nil }
     public var secondsUntilFlushDue: Double? { nil }
+    public var batchSeconds: Double? { nil }
 }

@@ -11,14 +11,16 @@ import Synchronization
 /// them, and the oldest whole lines beyond that are dropped and counted. A
 /// reader sees each line at the first `flush` after it is made.
 ///
-/// A regular file (decided once, at init) never blocks the way a pipe does,
+/// A regular file or `/dev/null` (decided once, at init) never blocks the way a pipe does,
 /// and each `write` to it costs the file system's bookkeeping (a profile of
 /// a live node: ~5 % of the process for one write a hop). So, as stdio's full
 /// buffering but with a deadline, `flush` skips the poll and writes only
 /// when a block (`blockBytes`) is pending or the oldest line not yet written
 /// has waited `holdSeconds`; then everything pending (whole lines) in one
 /// write. `finish` writes the rest. An error (a full disk) surfaces at that
-/// write, as it would at any other.
+/// write, as it would at any other. A node's worker that writes here wakes
+/// only once per `holdSeconds` while sound arrives (`ReportSink.batchSeconds`):
+/// nothing it made sooner would reach the file sooner.
 ///
 /// Stdout stays as the shell gave it (never O_NONBLOCK: it is shared). Its
 /// failures go to `Console.outputFailed`: EPIPE ends the command quietly with
@@ -39,9 +41,11 @@ final class LineWriter: Sendable {
     private let state = Mutex(State())
     private let descriptor: Int32
     private let capacityBytes: Int
-    /// Whether the descriptor is a regular file: then lines go out in blocks.
+    /// Whether the descriptor is a regular file or `/dev/null`: then lines go out in blocks.
     let writesInBlocks: Bool
     private let blockBytes: Int
+    /// To a regular file: how long the oldest line waits for its block.
+    let holdSeconds: Double
     private let holdNs: UInt64
     /// About 10 s of JSON reports at hop 512, 48 kHz (~1000 lines): what
     /// `Node.queuedBatchLimit` keeps on the path this replaces.
@@ -67,9 +71,20 @@ final class LineWriter: Sendable {
         self.descriptor = descriptor
         self.capacityBytes = capacityBytes
         self.blockBytes = blockBytes
-        holdNs = UInt64(max(0, holdSeconds) * 1e9)
+        self.holdSeconds = max(0, holdSeconds)
+        holdNs = UInt64(self.holdSeconds * 1e9)
+        writesInBlocks = Self.takesBlocks(descriptor)
+    }
+
+    /// Whether `descriptor` is a regular file, or the null device (which
+    /// nobody reads: blocks cost it no one's wait).
+    static func takesBlocks(_ descriptor: Int32) -> Bool {
         var status = stat()
-        writesInBlocks = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        guard fstat(descriptor, &status) == 0 else { return false }
+        if status.st_mode & S_IFMT == S_IFREG { return true }
+        var null = stat()
+        return status.st_mode & S_IFMT == S_IFCHR && stat("/dev/null", &null) == 0
+            && null.st_mode & S_IFMT == S_IFCHR && null.st_rdev == status.st_rdev
     }
 
     /// Lines dropped so far because the descriptor did not take them in time.
@@ -110,12 +125,16 @@ final class LineWriter: Sendable {
     }
 
     /// The one rule for a regular file: what waits is due once a block is
-    /// pending or its oldest line has waited `holdNs` (nil: nothing waits).
+    /// pending or its oldest line has waited `holdNs`, less a fifth (nil:
+    /// nothing waits). The margin: a worker that wakes once per hold queues
+    /// its lines just after a wake, so the next wake finds them a hair short
+    /// of the hold, and they would wait a second one.
     private func secondsUntilDue(_ state: State) -> Double? {
         guard let oldest = state.oldestQueuedNs, state.head < state.pending.count else { return nil }
         if state.pending.count - state.head >= blockBytes { return 0 }
         let waitedNs = DispatchTime.now().uptimeNanoseconds &- oldest
-        return waitedNs >= holdNs ? 0 : Double(holdNs - waitedNs) / 1e9
+        let dueNs = holdNs - holdNs / 5
+        return waitedNs >= dueNs ? 0 : Double(dueNs - waitedNs) / 1e9
     }
 
     /// At the end: writes the rest, waiting up to `seconds` in all for a slow

@@ -59,4 +59,6 @@ final class ReportLineSink: ReportSink {
     var stopAfterSeconds: Double? { durationSeconds }
 
     var secondsUntilFlushDue: Double? { writer.secondsUntilWriteDue }
+
+    var batchSeconds: Double? { writer.writesInBlocks ? writer.holdSeconds : nil }
 }
