@@ -538,16 +538,16 @@ static inline int tn_spawn_metadata_helper(const char *path, char *const argv[],
     return result;
 }
 
-/// Raises the nice value of the calling thread only (Linux: a thread is a
-/// task with its own nice value). The analysis worker calls it so that, on a
-/// server without real-time scheduling, it never competes with JACK's
-/// process threads for a core. Returns 0 on success.
 /// Names the calling thread for the kernel (`top -H`, /proc/…/task/TID/comm;
 /// at most 15 bytes are kept). Returns 0 on success.
 static inline int tn_name_this_thread(const char *name) {
     return prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
+/// Raises the nice value of the calling thread only (Linux: a thread is a
+/// task with its own nice value). The analysis worker calls it so that, on a
+/// server without real-time scheduling, it never competes with JACK's
+/// process threads for a core. Returns 0 on success.
 static inline int tn_renice_this_thread(int nice_value) {
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
 }

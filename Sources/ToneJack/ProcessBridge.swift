@@ -174,14 +174,15 @@ public final class ProcessBridge: @unchecked Sendable {
     /// The calling thread's kernel id (its /proc/self/task entry).
     public static func callingThreadID() -> Int32 { tn_this_thread_id() }
 
+    /// Names the calling thread for the kernel (`top -H`, `/proc/PID/task/TID/comm`;
+    /// 15 bytes at most): Foundation's `Thread.name` did not reach it (the
+    /// worker showed as `root.default-qos` in `perf`).
+    public static func nameCallingThread(_ name: String) { _ = tn_name_this_thread(name) }
+
     /// Raises the nice value of the calling thread only, so that on a server
     /// without real-time scheduling a worker never competes with JACK's
     /// process threads for a core.
     /// - Returns: whether the system accepted it.
-    /// Names the calling thread for the kernel (`top -H`, `/proc/PID/task/TID/comm`;
-    /// 15 bytes at most): Foundation's `Thread.name` does not reach it.
-    public static func nameCallingThread(_ name: String) { _ = tn_name_this_thread(name) }
-
     @discardableResult
     public static func reniceCallingThread(_ niceValue: Int32) -> Bool {
         tn_renice_this_thread(niceValue) == 0

@@ -1,7 +1,7 @@
 import ToneDSP
 
 // The worker's bookkeeping between hops: overflow totals, runs of silence,
-// handing a batch of events over, the idle wake interval.
+// handing a batch of events over, the wake intervals (idle, and while sound arrives).
 
 extension AnalysisWorker {
     /// Ring overflows and dropped frames, summed over the channels.
@@ -65,6 +65,8 @@ extension AnalysisWorker {
         guard let stopAfter = sink?.stopAfterSeconds, let fed = fedFrames.min() else { return restNs }
         let remainingSeconds = stopAfter - (Double(fed) / engine.sampleRateHz + timeOffsetSeconds)
         guard remainingSeconds > 0 else { return hopNs }
-        return max(hopNs, min(restNs, UInt64(remainingSeconds * 1e9) + hopNs))
+        // Clamped before the conversion: a duration of centuries must not trap.
+        let remainingNs = UInt64(min(remainingSeconds * 1e9, Double(restNs)))
+        return max(hopNs, min(restNs, remainingNs + hopNs))
     }
 }

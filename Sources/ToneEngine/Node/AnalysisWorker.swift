@@ -6,7 +6,8 @@ import ToneJack
 
 /// The worker thread: drains the capture ring into the analyzer and publishes
 /// events. It sleeps in `ProcessBridge.wait` until its next hop on its own
-/// clock (the process callback does not post, see `Node.init`, but for sound
+/// clock (or, while sound arrives, its sink's next batch: `ReportSink.batchSeconds`,
+/// a regular file's 0.1 s; each wake costs more than a hop's analysis) (the process callback does not post, see `Node.init`, but for sound
 /// reaching an idle worker, below); `stop` and a server shutdown post, so it
 /// notices them at once.
 ///
@@ -82,8 +83,10 @@ final class AnalysisWorker: @unchecked Sendable {
     /// Nice value of the worker thread (0 is normal; higher yields to others).
     static let niceValue: Int32 = 10
 
-    /// Wakes this often (a hop of audio), at most `maximumWaitMilliseconds` apart.
+    /// Wakes this often (a hop of audio), at most `maximumWaitMilliseconds`
+    /// apart, or once per the sink's batch when that is longer.
     private let wakeIntervalSeconds: Double
+    /// The longest rest while sound arrives: caps the hop and the sink's batch.
     static let maximumWaitMilliseconds = 100
     /// Until the first settled report: wakes at least this often, so the
     /// first reading goes out soon after its window is complete.

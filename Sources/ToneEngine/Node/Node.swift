@@ -60,7 +60,8 @@ public final class Node {
             ports.contains(.audioOut) ? try client.registerAudioPort($0.output, isInput: false) : nil
         }
         let midiPort = ports.contains(.midiIn) ? try client.registerMidiInputPort("midi_in") : nil
-        // The worker keeps its own clock, once per hop: a post from the
+        // The worker keeps its own clock (once per hop, or per its sink's
+        // batch, `ReportSink.batchSeconds`): a post from the
         // process callback is a syscall there and, without real-time
         // scheduling, lets the woken worker preempt the JACK thread before
         // the callback returns (measured: p99 of the callback 220 µs with

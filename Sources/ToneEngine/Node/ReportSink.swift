@@ -29,8 +29,8 @@ public protocol ReportSink: AnyObject, Sendable {
     /// writes them (0: the next one), so that an idle worker, which otherwise
     /// rests a second at a time, wakes for it (nil: nothing held).
     var secondsUntilFlushDue: Double? { get }
-    /// How long the sink's reader waits for lines anyway (a regular file
-    /// written in blocks: the block's hold): the worker then wakes once per
+    /// How long the sink's reader waits for lines anyway (a regular file or
+    /// /dev/null, written in blocks: a little over the hold between writes): the worker then wakes once per
     /// such interval while sound arrives, analysing the hops that came
     /// meanwhile together, instead of once a hop; each wake costs more than
     /// a hop's analysis (nil: once a hop).

@@ -4,7 +4,7 @@ import Synchronization
 /// Lines for stdout, written without ever blocking the writing thread (a
 /// node's worker: its hop clock must not wait for a reader).
 ///
-/// A pipe, terminal, socket or device: before each write it asks
+/// A pipe, terminal, socket or device (but `/dev/null`): before each write it asks
 /// `poll(POLLOUT, 0)`; when the descriptor takes more, it writes at most
 /// `PIPE_BUF` bytes, cut after a newline (a pipe then takes the whole write
 /// at once, never blocking); else the bytes wait, at most `capacityBytes` of
@@ -15,12 +15,14 @@ import Synchronization
 /// and each `write` to it costs the file system's bookkeeping (a profile of
 /// a live node: ~5 % of the process for one write a hop). So, as stdio's full
 /// buffering but with a deadline, `flush` skips the poll and writes only
-/// when a block (`blockBytes`) is pending or the oldest line not yet written
-/// has waited `holdSeconds`; then everything pending (whole lines) in one
-/// write. `finish` writes the rest. An error (a full disk) surfaces at that
-/// write, as it would at any other. A node's worker that writes here wakes
-/// only once per `holdSeconds` while sound arrives (`ReportSink.batchSeconds`):
-/// nothing it made sooner would reach the file sooner.
+/// when a block (`blockBytes`) is pending or `holdSeconds` have passed since
+/// the last write (or since init); then everything pending (whole lines) in
+/// one write. So a line waits at most `holdSeconds` once made, and there is
+/// at most one write per `holdSeconds` but for blocks. `finish` writes the
+/// rest. An error (a full disk) surfaces at that write, as it would at any
+/// other. A node's worker that writes here wakes only once per a little
+/// more than `holdSeconds` while sound arrives (`ReportSink.batchSeconds`),
+/// so each wake's lines go out at that wake.
 ///
 /// Stdout stays as the shell gave it (never O_NONBLOCK: it is shared). Its
 /// failures go to `Console.outputFailed`: EPIPE ends the command quietly with
@@ -34,17 +36,18 @@ final class LineWriter: Sendable {
         var pending: [UInt8] = []
         var head = 0
         var droppedLines = 0
-        /// To a regular file: when the oldest byte not yet written was queued
-        /// (`DispatchTime` uptime; nil: nothing waits).
-        var oldestQueuedNs: UInt64?
+        /// To a regular file: when it was last written (`DispatchTime`
+        /// uptime; at first, when the writer was made).
+        var lastWriteNs: UInt64
     }
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let descriptor: Int32
     private let capacityBytes: Int
     /// Whether the descriptor is a regular file or `/dev/null`: then lines go out in blocks.
     let writesInBlocks: Bool
     private let blockBytes: Int
-    /// To a regular file: how long the oldest line waits for its block.
+    /// To a regular file: the least time between two writes (a block aside),
+    /// the most a line waits once made.
     let holdSeconds: Double
     private let holdNs: UInt64
     /// About 10 s of JSON reports at hop 512, 48 kHz (~1000 lines): what
@@ -55,17 +58,18 @@ final class LineWriter: Sendable {
     /// decides, and the block bounds a burst (a catching-up worker, an idle
     /// worker's batch, several channels).
     static let defaultBlockBytes = 4096
-    /// To a regular file: how long a line may wait for its block. 0.1 s is
-    /// the worker's longest wake interval while sound arrives
-    /// (`AnalysisWorker.maximumWaitMilliseconds`), feels immediate to a
-    /// person following the file (`tail -f`), and still makes at most ten
-    /// writes a second in place of one a hop (~94).
-    static let defaultHoldSeconds = 0.1
+    /// To a regular file: the least time between writes. With the worker's
+    /// batch a little longer (0.1 s, `ReportLineSink.batchSeconds`, its
+    /// longest wake interval while sound arrives,
+    /// `AnalysisWorker.maximumWaitMilliseconds`), a line reaches the file at
+    /// most 0.1 s after its hop: immediate to a person following the file
+    /// (`tail -f`), in ten writes a second in place of one a hop (~94).
+    static let defaultHoldSeconds = 0.08
     private static let newline = UInt8(ascii: "\n")
 
     /// - Parameters:
     ///   - blockBytes, holdSeconds: to a regular file, the pending bytes and
-    ///     the wait of the oldest line that make `flush` write.
+    ///     the time since the last write that make `flush` write.
     init(descriptor: Int32 = STDOUT_FILENO, capacityBytes: Int = LineWriter.defaultCapacityBytes,
          blockBytes: Int = LineWriter.defaultBlockBytes, holdSeconds: Double = LineWriter.defaultHoldSeconds) {
         self.descriptor = descriptor
@@ -73,6 +77,7 @@ final class LineWriter: Sendable {
         self.blockBytes = blockBytes
         self.holdSeconds = max(0, holdSeconds)
         holdNs = UInt64(self.holdSeconds * 1e9)
+        state = Mutex(State(lastWriteNs: DispatchTime.now().uptimeNanoseconds))
         writesInBlocks = Self.takesBlocks(descriptor)
     }
 
@@ -96,10 +101,6 @@ final class LineWriter: Sendable {
     func append(_ text: String) {
         state.withLock { state in
             guard Console.outputFailureStatus == nil else { return }
-            // One clock read (vDSO) per block, not per line.
-            if writesInBlocks && state.oldestQueuedNs == nil {
-                state.oldestQueuedNs = DispatchTime.now().uptimeNanoseconds
-            }
             state.pending.append(contentsOf: text.utf8)
             state.pending.append(Self.newline)
             if state.pending.count - state.head > capacityBytes { dropOldest(&state) }
@@ -107,7 +108,7 @@ final class LineWriter: Sendable {
     }
 
     /// Writes what the descriptor takes now (to a regular file: only once a
-    /// block is pending or the oldest line has waited its time, or with
+    /// block is pending or the hold since the last write is over, or with
     /// `now`); returns whether nothing is left waiting.
     @discardableResult
     func flush(now: Bool = false) -> Bool {
@@ -125,16 +126,15 @@ final class LineWriter: Sendable {
     }
 
     /// The one rule for a regular file: what waits is due once a block is
-    /// pending or its oldest line has waited `holdNs`, less a fifth (nil:
-    /// nothing waits). The margin: a worker that wakes once per hold queues
-    /// its lines just after a wake, so the next wake finds them a hair short
-    /// of the hold, and they would wait a second one.
+    /// pending or `holdNs` have passed since the last write (nil: nothing
+    /// waits). Counted from the last write, not from the oldest line: a
+    /// worker that wakes once per batch then writes each batch at its own
+    /// wake, however its wakes jitter.
     private func secondsUntilDue(_ state: State) -> Double? {
-        guard let oldest = state.oldestQueuedNs, state.head < state.pending.count else { return nil }
+        guard state.head < state.pending.count else { return nil }
         if state.pending.count - state.head >= blockBytes { return 0 }
-        let waitedNs = DispatchTime.now().uptimeNanoseconds &- oldest
-        let dueNs = holdNs - holdNs / 5
-        return waitedNs >= dueNs ? 0 : Double(dueNs - waitedNs) / 1e9
+        let sinceNs = DispatchTime.now().uptimeNanoseconds &- state.lastWriteNs
+        return sinceNs >= holdNs ? 0 : Double(holdNs - sinceNs) / 1e9
     }
 
     /// At the end: writes the rest, waiting up to `seconds` in all for a slow
@@ -147,7 +147,6 @@ final class LineWriter: Sendable {
                     state.droppedLines += state.pending[state.head...].count { $0 == Self.newline }
                     state.pending.removeAll()
                     state.head = 0
-                    state.oldestQueuedNs = nil
                     return
                 }
             }
@@ -159,7 +158,6 @@ final class LineWriter: Sendable {
             if state.head == state.pending.count {
                 state.pending.removeAll(keepingCapacity: true)
                 state.head = 0
-                state.oldestQueuedNs = nil
             } else if state.head >= capacityBytes / 4 {
                 state.pending.removeFirst(state.head)
                 state.head = 0
@@ -196,6 +194,7 @@ final class LineWriter: Sendable {
                 return true
             }
             state.head += written
+            if writesInBlocks { state.lastWriteNs = DispatchTime.now().uptimeNanoseconds }
         }
         return true
     }

@@ -60,5 +60,11 @@ final class ReportLineSink: ReportSink {
 
     var secondsUntilFlushDue: Double? { writer.secondsUntilWriteDue }
 
-    var batchSeconds: Double? { writer.writesInBlocks ? writer.holdSeconds : nil }
+    /// To a regular file (or /dev/null): the writer's hold and a margin, so
+    /// that at each of the worker's wakes the hold since the last write (at
+    /// the wake before) is over and the wake's lines go out at once, though
+    /// wakes come a few milliseconds early or late. 0.1 s by default. To a
+    /// pipe or a terminal: none (a wake a hop; each line as it is made).
+    var batchSeconds: Double? { writer.writesInBlocks ? writer.holdSeconds + Self.batchMarginSeconds : nil }
+    static let batchMarginSeconds = 0.02
 }
