@@ -6,10 +6,11 @@ import ToneJack
 
 /// The worker thread: drains the capture ring into the analyzer and publishes
 /// events. It sleeps in `ProcessBridge.wait` until its next hop on its own
-/// clock (or, while sound arrives, its sink's next batch: `ReportSink.batchSeconds`,
-/// a regular file's 0.1 s; each wake costs more than a hop's analysis) (the process callback does not post, see `Node.init`, but for sound
-/// reaching an idle worker, below); `stop` and a server shutdown post, so it
-/// notices them at once.
+/// clock, or, while sound arrives, until its sink's next batch
+/// (`ReportSink.batchSeconds`: a regular file's 0.1 s; each wake costs more
+/// than a hop's analysis). The process callback does not post (see
+/// `Node.init`) but for sound reaching an idle worker (below); `stop` and a
+/// server shutdown post, so it notices them at once.
 ///
 /// It makes its analyzers itself, first thing (FFTW planning then overlaps
 /// the node's port registration, activation and connections on the main
