@@ -415,9 +415,15 @@ static inline void tn_latency(jack_latency_callback_mode_t mode, void *arg) {
 /// Runs once in each thread libjack makes for the client (the process
 /// thread), before its first callback: names it, so tests and `top -H` find
 /// it (scripts/stress reads its page faults from /proc/PID/task/TID/stat).
+/// Names the calling thread for the kernel (`top -H`, /proc/…/task/TID/comm;
+/// at most 15 bytes are kept). Returns 0 on success.
+static inline int tn_name_this_thread(const char *name) {
+    return prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
 static inline void tn_thread_init(void *arg) {
     (void)arg;
-    prctl(PR_SET_NAME, "tonenode-jack", 0, 0, 0);
+    tn_name_this_thread("tonenode-jack");
 }
 
 /// Installs every callback of the bridge, in this order. Returns 0 on
@@ -536,12 +542,6 @@ static inline int tn_spawn_metadata_helper(const char *path, char *const argv[],
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     return result;
-}
-
-/// Names the calling thread for the kernel (`top -H`, /proc/…/task/TID/comm;
-/// at most 15 bytes are kept). Returns 0 on success.
-static inline int tn_name_this_thread(const char *name) {
-    return prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
 /// Raises the nice value of the calling thread only (Linux: a thread is a

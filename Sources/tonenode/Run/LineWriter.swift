@@ -48,8 +48,8 @@ final class LineWriter: Sendable {
     private let blockBytes: Int
     /// To a regular file: the least time between two writes (a block aside),
     /// the most a line waits once made.
-    let holdSeconds: Double
     private let holdNs: UInt64
+    var holdSeconds: Double { Double(holdNs) / 1e9 }
     /// About 10 s of JSON reports at hop 512, 48 kHz (~1000 lines): what
     /// `Node.queuedBatchLimit` keeps on the path this replaces.
     static let defaultCapacityBytes = 128 * 1024
@@ -75,8 +75,7 @@ final class LineWriter: Sendable {
         self.descriptor = descriptor
         self.capacityBytes = capacityBytes
         self.blockBytes = blockBytes
-        self.holdSeconds = max(0, holdSeconds)
-        holdNs = UInt64(self.holdSeconds * 1e9)
+        holdNs = UInt64(max(0, holdSeconds) * 1e9)
         state = Mutex(State(lastWriteNs: DispatchTime.now().uptimeNanoseconds))
         writesInBlocks = Self.takesBlocks(descriptor)
     }

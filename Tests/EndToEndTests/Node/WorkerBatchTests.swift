@@ -19,8 +19,8 @@ extension JackServerTests {
         final class RecordingSink: ReportSink {
             let batchSeconds: Double?
             private let reports = Mutex<[(timeSeconds: Double, frequencyHz: Double?)]>([])
-            /// Settled reports only: a slow connection's unsettled ones come on a grid of their own.
             init(batchSeconds: Double?) { self.batchSeconds = batchSeconds }
+            /// Settled reports only: a slow connection's unsettled ones come on a grid of their own.
             func take(_ report: ToneReport) {
                 guard report.settled else { return }
                 reports.withLock { $0.append((report.timeSeconds, report.reading.frequencyHz)) }
