@@ -51,6 +51,13 @@ static double quantile_us(double fraction) {
     return TN_PROFILE_BINS;
 }
 
+/// Callbacks of `from_us` µs or more (whole bins from that one on).
+static uint64_t count_from_us(uint32_t from_us) {
+    uint64_t n = 0;
+    for (uint32_t i = from_us; i < TN_PROFILE_BINS; i++) n += tn_profile_bin(&profile, i);
+    return n;
+}
+
 int main(int argc, char **argv) {
     const char *name = argc > 1 ? argv[1] : "profiled_simple_client";
     for (int i = 0; i < TABLE_SIZE; i++) sine[i] = 0.2f * (float)sin((double)i / TABLE_SIZE * M_PI * 2.0);
@@ -72,9 +79,11 @@ int main(int argc, char **argv) {
     uint64_t count = tn_profile_count(&profile);
     double mean_us = count ? (double)tn_profile_total_ns(&profile) / count / 1000 : 0;
     double worst_us = (double)tn_profile_worst_ns(&profile) / 1000;
-    printf("callback: %llu periods of %.1f µs: mean %.1f µs (%.1f %%), p99 ≤ %.1f µs, worst %.1f µs (%.1f %%)\n",
+    uint32_t budget_us = (uint32_t)ceil(period_us * 0.02);
+    printf("callback: %llu periods of %.1f µs: mean %.1f µs (%.1f %%), p99 ≤ %.1f µs, worst %.1f µs (%.1f %%), "
+           "%llu of %u µs (2 %%) or more\n",
            (unsigned long long)count, period_us, mean_us, mean_us / period_us * 100, quantile_us(0.99),
-           worst_us, worst_us / period_us * 100);
+           worst_us, worst_us / period_us * 100, (unsigned long long)count_from_us(budget_us), budget_us);
     fflush(stdout);
     // After the summary: a close that hangs on a wedged server loses nothing.
     jack_client_close(client);

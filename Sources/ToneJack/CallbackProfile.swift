@@ -46,6 +46,15 @@ public struct CallbackProfile: Sendable, Equatable {
         return Double(bins.count)
     }
 
+    /// The callbacks that took `microseconds` or more, counted in whole bins
+    /// from the bin `microseconds` begins (so pass a whole number).
+    public func callbacks(fromMicroseconds microseconds: Int) -> UInt64 {
+        bins.dropFirst(max(0, microseconds)).reduce(0, +)
+    }
+
+    /// 2 % of the period in whole µs, rounded up: the budget the summary counts against.
+    public var budgetMicroseconds: Int { Int((periodMicroseconds * 0.02).rounded(.up)) }
+
     /// A share of the period in per cent.
     public func percentOfPeriod(_ microseconds: Double) -> Double {
         periodMicroseconds > 0 ? microseconds / periodMicroseconds * 100 : 0
@@ -53,9 +62,11 @@ public struct CallbackProfile: Sendable, Equatable {
 
     /// One line, the same as `Benchmarks/callback-client` prints for its own callback.
     public var summary: String {
-        String(format: "callback: %d periods of %.1f µs: mean %.1f µs (%.1f %%), p99 ≤ %.1f µs, worst %.1f µs (%.1f %%)",
+        String(format: "callback: %d periods of %.1f µs: mean %.1f µs (%.1f %%), p99 ≤ %.1f µs, worst %.1f µs (%.1f %%), "
+               + "%llu of %d µs (2 %%) or more",
                count, periodMicroseconds, meanMicroseconds, percentOfPeriod(meanMicroseconds),
-               quantileMicroseconds(0.99), worstMicroseconds, percentOfPeriod(worstMicroseconds))
+               quantileMicroseconds(0.99), worstMicroseconds, percentOfPeriod(worstMicroseconds),
+               callbacks(fromMicroseconds: budgetMicroseconds), budgetMicroseconds)
     }
 
     /// Reads the shim's histogram (any thread, while the callback runs).
