@@ -213,4 +213,25 @@ struct OscillatorTests {
         #expect(silent.allSatisfy { $0 == 0 })
         #expect(oscillator.phase == UInt64(50 + 100 + 777) &* increment)
     }
+
+    @Test("after a frequency change the steady tone is the new step's sine, sample for sample",
+          arguments: [(1000.0, 1500.0), (440.0, 439.9), (18_000.0, 30.0)])
+    func steadyAfterChange(from fromHz: Double, to toHz: Double) {
+        var oscillator = Oscillator(rampFrames: 64)
+        oscillator.reset(increment: Oscillator.increment(frequencyHz: fromHz, sampleRateHz: Self.sampleRateHz),
+                         amplitude: 0.5)
+        _ = oscillator.render(frames: 256)                  // steady at the first frequency
+        oscillator.glide(toIncrement: Oscillator.increment(frequencyHz: toHz, sampleRateHz: Self.sampleRateHz),
+                         amplitude: 0.5)
+        _ = oscillator.render(frames: 64)                   // the glide
+        #expect(oscillator.isSteady)
+        for frames in [64, 256, 1000] {
+            let phase = oscillator.phase, increment = oscillator.increment
+            let steady = oscillator.render(frames: frames)
+            let worst = (0..<frames).map {
+                abs(Double(steady[$0]) - 0.5 * sineOfPhase(phase &+ increment &* UInt64($0)))
+            }.max() ?? .infinity
+            #expect(worst <= 0x1p-24, "\(frames) frames: off by \(worst)")
+        }
+    }
 }
