@@ -412,15 +412,17 @@ static inline void tn_latency(jack_latency_callback_mode_t mode, void *arg) {
 
 // MARK: - Installation (main thread, before jack_activate)
 
-/// Runs once in each thread libjack makes for the client (the process
-/// thread), before its first callback: names it, so tests and `top -H` find
-/// it (scripts/stress reads its page faults from /proc/PID/task/TID/stat).
 /// Names the calling thread for the kernel (`top -H`, /proc/…/task/TID/comm;
 /// at most 15 bytes are kept). Returns 0 on success.
 static inline int tn_name_this_thread(const char *name) {
     return prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
+/// Runs once in each thread libjack makes for the client, before its first
+/// callback: jack2 calls it on the process thread and on the notification
+/// threads alike. Names them, so tests and `top -H` find them (scripts/stress
+/// reads the process thread's page faults from /proc/PID/task/TID/stat: the
+/// one of that name scheduled most).
 static inline void tn_thread_init(void *arg) {
     (void)arg;
     tn_name_this_thread("tonenode-jack");
