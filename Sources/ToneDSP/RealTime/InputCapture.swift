@@ -29,16 +29,14 @@ public struct InputCapture: ~Copyable, @unchecked Sendable {
     public let overflowCount = Atomic<Int>(0)
     /// Frames dropped in total.
     public let droppedFrames = Atomic<Int>(0)
-    private let pendingGapFrames: UnsafeMutablePointer<Int>
+    /// Frames dropped since the last published gap (producer only; an atomic
+    /// for its place inline, not for sharing: relaxed).
+    @usableFromInline let pendingGapFrames = Atomic<Int>(0)
 
     public init(capacityFrames: Int) {
         frames = SPSCRing(of: Float.self, minimumCapacity: capacityFrames)
         gaps = SPSCRing(of: CaptureGap.self, minimumCapacity: 64)
-        pendingGapFrames = .allocate(capacity: 1)
-        pendingGapFrames.initialize(to: 0)
     }
-
-    deinit { pendingGapFrames.deallocate() }
 
     // MARK: - Producer (audio thread)
 
@@ -48,24 +46,38 @@ public struct InputCapture: ~Copyable, @unchecked Sendable {
     /// gap always goes out together with the frames that follow it: an
     /// overflow lasting many periods is one gap, not one per period (which
     /// would fill the gap ring with gaps at the same position).
-    @_noLocks
+    ///
+    /// `@inlinable`: a renderer's period inlines the common case (room, no
+    /// gap pending); an overflow or a pending gap is a call.
+    @inlinable @inline(__always) @_noLocks
     public func capture(_ source: UnsafePointer<Float>, count: Int) {
         guard count > 0 else { return }
+        guard count <= frames.writableCount, pendingGapFrames.load(ordering: .relaxed) == 0 else {
+            captureAfterGap(source, count: count)
+            return
+        }
+        // Cannot fail: only the consumer changes the free space, and it only grows it.
+        _ = frames.write(source, count: count)
+    }
+
+    /// `capture` when the ring is full or a gap waits to be published.
+    @usableFromInline @inline(never) @_noLocks
+    func captureAfterGap(_ source: UnsafePointer<Float>, count: Int) {
         guard count <= frames.writableCount else {
             drop(count)
             return
         }
-        if pendingGapFrames.pointee > 0 {
+        let pending = pendingGapFrames.load(ordering: .relaxed)
+        if pending > 0 {
             // The gap goes first: the consumer stops at its position only if
             // it is visible before any frame that follows it.
-            var gap = CaptureGap(position: frames.producedCount, frames: pendingGapFrames.pointee)
+            var gap = CaptureGap(position: frames.producedCount, frames: pending)
             guard gaps.write(&gap, count: 1) else {
                 drop(count)
                 return
             }
-            pendingGapFrames.pointee = 0
+            pendingGapFrames.store(0, ordering: .relaxed)
         }
-        // Cannot fail: only the consumer changes the free space, and it only grows it.
         _ = frames.write(source, count: count)
     }
 
@@ -73,7 +85,7 @@ public struct InputCapture: ~Copyable, @unchecked Sendable {
     @_noLocks
     private func drop(_ count: Int) {
         overflowCount.wrappingAdd(1, ordering: .relaxed)
-        pendingGapFrames.pointee += count
+        pendingGapFrames.wrappingAdd(count, ordering: .relaxed)
         droppedFrames.wrappingAdd(count, ordering: .relaxed)
     }
 

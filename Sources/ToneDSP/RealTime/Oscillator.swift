@@ -7,26 +7,34 @@
 /// ramped linearly over `rampFrames` so a change while playing never clicks.
 ///
 /// Audio thread only once the node is running.
+///
+/// `render` is `@inlinable` (and its state `@usableFromInline`): the engine's
+/// period inlines it, so the JACK thread's code for a period sits together on
+/// few pages (each page it touches costs a TLB miss after the other clients
+/// of the graph have run; see docs/reliability.md).
 public struct Oscillator: Sendable {
     /// Current phase, 2^64 = one cycle.
-    public private(set) var phase: UInt64 = 0
+    public var phase: UInt64 { @inlinable @_noLocks get { _phase } }
     /// Current per-sample phase increment.
-    public private(set) var increment: UInt64 = 0
+    public var increment: UInt64 { @inlinable @_noLocks get { _increment } }
     /// Current linear peak amplitude.
-    public private(set) var amplitude: Double = 0
+    public var amplitude: Double { @inlinable @_noLocks get { _amplitude } }
 
-    private var targetIncrement: UInt64 = 0
-    private var incrementStep: Int64 = 0
-    private var incrementRampLeft: Int = 0
-    private var targetAmplitude: Double = 0
-    private var amplitudeStep: Double = 0
-    private var amplitudeRampLeft: Int = 0
+    @usableFromInline var _phase: UInt64 = 0
+    @usableFromInline var _increment: UInt64 = 0
+    @usableFromInline var _amplitude: Double = 0
+    @usableFromInline var targetIncrement: UInt64 = 0
+    @usableFromInline var incrementStep: Int64 = 0
+    @usableFromInline var incrementRampLeft: Int = 0
+    @usableFromInline var targetAmplitude: Double = 0
+    @usableFromInline var amplitudeStep: Double = 0
+    @usableFromInline var amplitudeRampLeft: Int = 0
 
     /// Length of every parameter ramp, in frames (values below 1 act as 1).
     public var rampFrames: Int
 
     /// No ramp in progress.
-    public var isSteady: Bool { @_noLocks get { incrementRampLeft == 0 && amplitudeRampLeft == 0 } }
+    public var isSteady: Bool { @inlinable @_noLocks get { incrementRampLeft == 0 && amplitudeRampLeft == 0 } }
 
     public init(rampFrames: Int = 480) {
         self.rampFrames = max(1, rampFrames)
@@ -52,12 +60,12 @@ public struct Oscillator: Sendable {
     /// Jumps to a frequency and level with no ramp (before playing).
     @_noLocks
     public mutating func reset(increment: UInt64, amplitude: Double, phase: UInt64 = 0) {
-        self.phase = phase
-        self.increment = increment
-        self.targetIncrement = increment
-        self.incrementRampLeft = 0
-        self.amplitude = amplitude
-        self.targetAmplitude = amplitude
+        _phase = phase
+        _increment = increment
+        targetIncrement = increment
+        incrementRampLeft = 0
+        _amplitude = amplitude
+        targetAmplitude = amplitude
         self.amplitudeRampLeft = 0
     }
 
@@ -70,45 +78,53 @@ public struct Oscillator: Sendable {
         if newIncrement != targetIncrement {
             targetIncrement = newIncrement
             // safe: both increments are below 2^63 (frequency below Nyquist).
-            let distance = Int64(bitPattern: newIncrement &- increment)
+            let distance = Int64(bitPattern: newIncrement &- _increment)
             incrementStep = distance / Int64(frames)
             incrementRampLeft = frames
         }
         if newAmplitude != targetAmplitude {
             targetAmplitude = newAmplitude
-            amplitudeStep = (newAmplitude - amplitude) / Double(frames)
+            amplitudeStep = (newAmplitude - _amplitude) / Double(frames)
             amplitudeRampLeft = frames
         }
     }
 
     /// Renders `frames` samples into `output` and advances the phase.
-    @_noLocks
+    @inlinable @inline(__always) @_noLocks
     public mutating func render(into output: UnsafeMutablePointer<Float>, frames: Int) {
+        // A ramp runs for `rampFrames` after a change: out of line, off the steady period's pages.
+        let index = incrementRampLeft > 0 || amplitudeRampLeft > 0 ? renderRamp(into: output, frames: frames) : 0
+        // Steady part.
+        if _amplitude == 0 {
+            // Silent (muted): zeros and the phase moved on as the loop would, without the loop.
+            (output + index).update(repeating: 0, count: frames - index)
+            _phase &+= _increment &* UInt64(frames - index)
+            return
+        }
+        renderSineRun(into: output + index, count: frames - index, phase: _phase, step: _increment, gain: _amplitude)
+        _phase &+= _increment &* UInt64(frames - index)
+    }
+
+    /// The ramping part of `render`: one parameter step per sample until the
+    /// ramps end or `frames` are done. Returns the frames rendered.
+    @usableFromInline @inline(never) @_noLocks
+    mutating func renderRamp(into output: UnsafeMutablePointer<Float>, frames: Int) -> Int {
         var index = 0
-        // Ramping part: one parameter step per sample.
         while index < frames && (incrementRampLeft > 0 || amplitudeRampLeft > 0) {
             if incrementRampLeft > 0 {
                 incrementRampLeft -= 1
-                increment = incrementRampLeft == 0
+                _increment = incrementRampLeft == 0
                     ? targetIncrement
-                    : UInt64(bitPattern: Int64(bitPattern: increment) &+ incrementStep)
+                    : UInt64(bitPattern: Int64(bitPattern: _increment) &+ incrementStep)
             }
             if amplitudeRampLeft > 0 {
                 amplitudeRampLeft -= 1
-                amplitude = amplitudeRampLeft == 0 ? targetAmplitude : amplitude + amplitudeStep
+                _amplitude = amplitudeRampLeft == 0 ? targetAmplitude : _amplitude + amplitudeStep
             }
-            output[index] = Float(amplitude * sineOfPhase(phase))
-            phase &+= increment
+            output[index] = Float(_amplitude * sineOfPhase(_phase))
+            _phase &+= _increment
             index += 1
         }
-        // Steady part.
-        if amplitude == 0 {
-            // Silent (muted): zeros and the phase moved on as the loop would, without the loop.
-            (output + index).update(repeating: 0, count: frames - index)
-            phase &+= increment &* UInt64(frames - index)
-            return
-        }
-        renderSineRun(into: output + index, count: frames - index, phase: phase, step: increment, gain: amplitude)
-        phase &+= increment &* UInt64(frames - index)
+        return index
     }
 }

@@ -20,15 +20,17 @@ import Glibc
 public struct SPSCRing: ~Copyable, @unchecked Sendable {
     // @unchecked Sendable: the storage is shared by exactly one producer and one
     // consumer, and every slot is handed over by the acquire/release pairs above.
-    private let storage: UnsafeMutableRawPointer
-    private let stride: Int
+    // `@usableFromInline`: the real-time producer and consumer methods are
+    // `@inlinable`, so a renderer's period inlines them (its code on few pages).
+    @usableFromInline let storage: UnsafeMutableRawPointer
+    @usableFromInline let stride: Int
     /// Whether `mlock` took the storage (undone in deinit).
     private let isLocked: Bool
-    private let mask: Int
+    @usableFromInline let mask: Int
     /// Capacity in elements (a power of two).
     public let capacity: Int
-    private let writeIndex = Atomic<Int>(0)
-    private let readIndex = Atomic<Int>(0)
+    @usableFromInline let writeIndex = Atomic<Int>(0)
+    @usableFromInline let readIndex = Atomic<Int>(0)
 
     /// - Parameter minimumCapacity: in elements, rounded up to a power of two.
     public init<Element: BitwiseCopyable>(of _: Element.Type, minimumCapacity: Int) {
@@ -55,7 +57,7 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
 
     /// Copies all `count` elements from `source` in, or nothing when there is
     /// not room. Producer only; never blocks or allocates.
-    @_noLocks
+    @inlinable @inline(__always) @_noLocks
     public func write(_ source: UnsafeRawPointer, count: Int) -> Bool {
         let write = writeIndex.load(ordering: .relaxed)
         let read = readIndex.load(ordering: .acquiring)
@@ -73,19 +75,19 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
     /// Free slots: a `write` of up to this many elements will succeed.
     /// Producer only (the consumer can only make it grow).
     public var writableCount: Int {
-        @_noLocks get { capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring)) }
+        @inlinable @_noLocks get { capacity - (writeIndex.load(ordering: .relaxed) - readIndex.load(ordering: .acquiring)) }
     }
 
     /// Producer-side position: elements written since creation.
     public var producedCount: Int {
-        @_noLocks get { writeIndex.load(ordering: .relaxed) }
+        @inlinable @_noLocks get { writeIndex.load(ordering: .relaxed) }
     }
 
     // MARK: - Consumer
 
     /// Elements ready to read. Consumer only.
     public var readableCount: Int {
-        writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed)
+        @inlinable @_noLocks get { writeIndex.load(ordering: .acquiring) - readIndex.load(ordering: .relaxed) }
     }
 
     /// Consumer-side position: elements read since creation.
@@ -102,7 +104,7 @@ public struct SPSCRing: ~Copyable, @unchecked Sendable {
     /// `maxCount` elements of the ring's stride): the non-generic twin of
     /// `read`, for a consumer on the audio thread (`@_noLocks`-checked).
     /// Consumer only; never blocks. - Returns: how many elements were copied.
-    @_noLocks
+    @inlinable @inline(__always) @_noLocks
     public func readRaw(into destination: UnsafeMutableRawPointer, maxCount: Int) -> Int {
         let read = readIndex.load(ordering: .relaxed)
         let write = writeIndex.load(ordering: .acquiring)

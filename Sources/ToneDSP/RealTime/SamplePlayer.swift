@@ -15,7 +15,7 @@ import Synchronization
 public struct SamplePlayer: ~Copyable, @unchecked Sendable {
     // @unchecked Sendable: `scratch` is touched only by the audio thread; the
     // rest is the ring and atomics.
-    private let ring: SPSCRing
+    @usableFromInline let ring: SPSCRing
     /// Audio-thread scratch for one chunk read out of the ring.
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchFrames = 1024
@@ -51,8 +51,17 @@ public struct SamplePlayer: ~Copyable, @unchecked Sendable {
     // MARK: - Audio thread
 
     /// Adds up to `frames` queued samples to `output`. Audio thread only.
-    @_noLocks
+    ///
+    /// `@inlinable`: a renderer's period inlines the check for an empty queue
+    /// (most periods); mixing what is queued is a call.
+    @inlinable @inline(__always) @_noLocks
     public func mix(into output: UnsafeMutablePointer<Float>, frames: Int) {
+        if ring.readableCount > 0 { mixQueued(into: output, frames: frames) }
+    }
+
+    /// `mix` when something is queued.
+    @usableFromInline @inline(never) @_noLocks
+    func mixQueued(into output: UnsafeMutablePointer<Float>, frames: Int) {
         var done = 0
         while done < frames {
             let got = ring.readRaw(into: scratch, maxCount: min(scratchFrames, frames - done))

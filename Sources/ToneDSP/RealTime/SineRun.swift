@@ -9,7 +9,7 @@
 /// `anchorFrames`, so rounding never builds up past about 64 rotations
 /// (below 1e-14, where a `Float` sample keeps 6e-8). Every sample's phase is
 /// still the exact 64-bit one; blocks shorter than 16 frames take the direct way.
-@inlinable @_noLocks
+@inlinable @inline(__always) @_noLocks
 public func renderSineRun(into output: UnsafeMutablePointer<Float>, count: Int,
                           phase: UInt64, step: UInt64, gain: Double) {
     let quarter: UInt64 = 1 << 62                   // sin(φ + π/2) = cos φ

@@ -12,7 +12,8 @@
 public struct ToneGenerator: Sendable {
     public let sampleRateHz: Double
     /// The steady voice.
-    public private(set) var voice: Oscillator
+    public var voice: Oscillator { @inlinable @_noLocks get { _voice } }
+    @usableFromInline var _voice: Oscillator
     /// Phase increment of the steady tone (`freq`).
     public private(set) var toneIncrement: UInt64
     /// Peak amplitude of `--level`, before mute and velocity.
@@ -28,8 +29,10 @@ public struct ToneGenerator: Sendable {
     /// The present pitch bend in semitones (kept between notes).
     public private(set) var bendSemitones: Double = 0
     /// The beep or sweep playing now, and the one waiting for it to finish.
-    public private(set) var shot: ToneShot = .idle
-    public private(set) var nextShot: ToneShot = .idle
+    public var shot: ToneShot { @inlinable @_noLocks get { _shot } }
+    public var nextShot: ToneShot { @inlinable @_noLocks get { _nextShot } }
+    @usableFromInline var _shot: ToneShot = .idle
+    @usableFromInline var _nextShot: ToneShot = .idle
 
     public init(sampleRateHz: Double, frequencyHz: Double, levelAmplitude: Double, muted: Bool,
                 rampFrames: Int, a4Hz: Double = 440, bendRangeSemitones: Double = 2) {
@@ -39,8 +42,8 @@ public struct ToneGenerator: Sendable {
         toneIncrement = Oscillator.increment(frequencyHz: frequencyHz, sampleRateHz: sampleRateHz)
         self.levelAmplitude = levelAmplitude
         self.muted = muted
-        voice = Oscillator(rampFrames: rampFrames)
-        voice.reset(increment: toneIncrement, amplitude: muted ? 0 : levelAmplitude)
+        _voice = Oscillator(rampFrames: rampFrames)
+        _voice.reset(increment: toneIncrement, amplitude: muted ? 0 : levelAmplitude)
     }
 
     // MARK: - Controls
@@ -59,17 +62,17 @@ public struct ToneGenerator: Sendable {
             muted = on
             if on {
                 note = -1
-                shot.release()
-                nextShot = .idle
+                _shot.release()
+                _nextShot = .idle
             }
         case .shot(let newShot):
-            if shot.isActive {
+            if _shot.isActive {
                 // Let the present one fade out first: starting the new one
                 // under it would cut its sine off mid-cycle.
-                shot.release()
-                nextShot = newShot
+                _shot.release()
+                _nextShot = newShot
             } else {
-                shot = newShot
+                _shot = newShot
             }
         }
         retarget()
@@ -121,24 +124,33 @@ public struct ToneGenerator: Sendable {
             increment = toneIncrement
             amplitude = muted ? 0 : levelAmplitude
         }
-        if voice.amplitude == 0 && voice.isSteady {
-            voice.reset(increment: increment, amplitude: 0, phase: voice.phase)
+        if _voice.amplitude == 0 && _voice.isSteady {
+            _voice.reset(increment: increment, amplitude: 0, phase: _voice.phase)
         }
-        voice.glide(toIncrement: increment, amplitude: amplitude)
+        _voice.glide(toIncrement: increment, amplitude: amplitude)
     }
 
     // MARK: - Rendering
 
     /// Renders `frames` samples into `output`. Audio thread.
-    @_noLocks
+    ///
+    /// `@inlinable`, as `Oscillator.render`: the engine's period inlines the
+    /// steady voice; a beep or sweep, when one plays, is a call.
+    @inlinable @inline(__always) @_noLocks
     public mutating func render(into output: UnsafeMutablePointer<Float>, frames: Int) {
-        voice.render(into: output, frames: frames)
+        _voice.render(into: output, frames: frames)
+        if _shot.isActive { renderShots(over: output, frames: frames) }
+    }
+
+    /// The beeps and sweeps over the rendered tone, the next one starting where the present one ends.
+    @usableFromInline @inline(never) @_noLocks
+    mutating func renderShots(over output: UnsafeMutablePointer<Float>, frames: Int) {
         var done = 0
-        while done < frames && shot.isActive {
-            done += shot.render(over: output + done, frames: frames - done)
-            if !shot.isActive {
-                shot = nextShot
-                nextShot = .idle
+        while done < frames && _shot.isActive {
+            done += _shot.render(over: output + done, frames: frames - done)
+            if !_shot.isActive {
+                _shot = _nextShot
+                _nextShot = .idle
             }
         }
     }

@@ -21,7 +21,8 @@ import Darwin
 /// Audio thread only once handed to the generator.
 public struct ToneShot: BitwiseCopyable, Sendable, Equatable {
     /// Frames since the start; the shot is over at `totalFrames`.
-    public private(set) var frame: Int = 0
+    public var frame: Int { @inlinable @_noLocks get { _frame } }
+    @usableFromInline var _frame: Int = 0
     public let totalFrames: Int
     /// Length of the attack and of the release, in frames.
     public let edgeFrames: Int
@@ -79,7 +80,7 @@ public struct ToneShot: BitwiseCopyable, Sendable, Equatable {
     }
 
     /// Whether there is anything left to play.
-    public var isActive: Bool { @_noLocks get { frame < totalFrames } }
+    public var isActive: Bool { @inlinable @_noLocks get { _frame < totalFrames } }
 
     /// The envelope at frame `n` (0…1).
     @_noLocks
@@ -98,7 +99,7 @@ public struct ToneShot: BitwiseCopyable, Sendable, Equatable {
         guard isActive else { return }
         let fromEnd = totalFrames - frame
         if fromEnd <= edgeFrames { return }      // already releasing
-        frame = totalFrames - min(frame, edgeFrames)
+        _frame = totalFrames - min(_frame, edgeFrames)
     }
 
     /// Crossfades `frames` samples of `mix` (the tone) with the shot, in
@@ -120,7 +121,7 @@ public struct ToneShot: BitwiseCopyable, Sendable, Equatable {
         }
         phase = p
         cyclesPerSample = cycles
-        frame += count
+        _frame += count
         return count
     }
 }

@@ -110,8 +110,9 @@ public final class Engine: @unchecked Sendable {
 
     /// One JACK period of a node with `channels` ports each way: channel 0 as
     /// in `render(input:output:…)`, the tone copied to the other outputs, and
-    /// every other input into its own ring. Audio thread only.
-    @_noLocks
+    /// every other input into its own ring. Audio thread only. Always
+    /// inlined, as `render(input:…)` (see there).
+    @inline(__always) @_noLocks
     public func render(inputs: UnsafePointer<UnsafePointer<Float>?>, outputs: UnsafePointer<UnsafeMutablePointer<Float>?>,
                        channels portChannels: Int, frames: Int,
                        midi: UnsafePointer<MIDIEvent>?, midiCount: Int) {
@@ -130,7 +131,12 @@ public final class Engine: @unchecked Sendable {
     /// One JACK period: the period's controls and MIDI events applied at
     /// their frames, the generator and any queued audio into `output`, `input`
     /// into the capture ring. Audio thread only.
-    @_noLocks
+    ///
+    /// Always inlined into its callers, the bridge's entry point among them:
+    /// with the generator, the rings and the capture inlined here too, a
+    /// period's Swift code is one function on one or two pages (each page a
+    /// period touches costs a TLB miss after the graph's other clients ran).
+    @inline(__always) @_noLocks
     public func render(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, frames: Int,
                        midi: UnsafePointer<MIDIEvent>? = nil, midiCount: Int = 0) {
         while true {
@@ -140,21 +146,24 @@ public final class Engine: @unchecked Sendable {
             appliedCommands.wrappingAdd(count, ordering: .relaxed)
             if count < Self.commandBatch { break }
         }
+        // The generator up to each MIDI event's frame, the event, and on to the
+        // period's end: one call site, so the inlined voice is there once.
+        let events = midi != nil ? midiCount : 0
         var done = 0
-        if let midi, midiCount > 0 {
-            for index in 0..<midiCount {
-                let event = midi[index]
-                // JACK delivers events in time order; clamp against a misbehaving sender.
-                let at = min(frames, max(done, Int(event.time)))
-                if at > done {
-                    generator.pointee.render(into: output + done, frames: at - done)
-                    done = at
-                }
-                generator.pointee.applyMIDI(status: event.data.0, data1: event.data.1, data2: event.data.2)
+        var next = 0
+        while true {
+            // JACK delivers events in time order; clamp against a misbehaving sender.
+            let at = next < events ? min(frames, max(done, Int(midi.unsafelyUnwrapped[next].time))) : frames
+            if at > done {
+                generator.pointee.render(into: output + done, frames: at - done)
+                done = at
             }
-            midiMessages.wrappingAdd(midiCount, ordering: .relaxed)
+            guard next < events else { break }
+            let event = midi.unsafelyUnwrapped[next]
+            generator.pointee.applyMIDI(status: event.data.0, data1: event.data.1, data2: event.data.2)
+            next += 1
         }
-        if done < frames { generator.pointee.render(into: output + done, frames: frames - done) }
+        if events > 0 { midiMessages.wrappingAdd(events, ordering: .relaxed) }
         player.mix(into: output, frames: frames)
         capture.capture(input, count: frames)
         renderedFrames.wrappingAdd(frames, ordering: .relaxed)
