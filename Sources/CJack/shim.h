@@ -252,6 +252,12 @@ static inline void tn_bridge_set_midi_input(tn_bridge *b, jack_port_t *port) { b
 /// Copies the period's short MIDI messages into `b->midi_events`. JACK thread.
 static inline uint32_t tn_collect_midi(tn_bridge *b, jack_nframes_t nframes) {
     if (b->midi_in == NULL) return 0;
+    // Unconnected (the usual case): no events, and no buffer to ask for. jack2
+    // clears an unconnected input's buffer in every jack_port_get_buffer, a
+    // write to one more shared-memory page a period. jack_port_connected reads
+    // the graph state the audio ports' buffers were just found in (lock-free:
+    // on the process thread it never waits for a graph change).
+    if (jack_port_connected(b->midi_in) <= 0) return 0;
     void *buffer = jack_port_get_buffer(b->midi_in, nframes);
     if (buffer == NULL) return 0;
     uint32_t count = 0;
