@@ -183,34 +183,38 @@ final class HarmonicRefiner {
     /// folded pairs: S0 = Σ E cos − i O sin, S1 = Σ tO cos − i tE sin,
     /// S2 = Σ t²E cos − i t²O sin (t > 0).
     ///
-    /// Four consecutive pairs in single-precision lanes, loaded straight from
-    /// the folded arrays (one lane per harmonic instead needs a broadcast per
-    /// array and sample, the loop's costliest part), with a phasor recurrence
-    /// four pairs a step, restarted from exact values every `block` pairs and
-    /// summed into double precision per block, so rounding neither drifts
+    /// Eight consecutive pairs a step, as two runs of four single-precision
+    /// lanes loaded straight from the folded arrays (one lane per harmonic
+    /// instead needs a broadcast per array and pair, the loop's costliest
+    /// part), each run with its own phasor recurrence eight pairs a step:
+    /// two independent rotations, so the loop waits on neither's latency.
+    /// The phasors restart from exact values every `block` pairs and the
+    /// sums go into double precision per block, so rounding neither drifts
     /// nor accumulates.
     @inline(__always)
     private func harmonicSums(omegaH: Double) -> HarmonicSums {
-        let half = frameSize / 2, block = 64
+        let half = frameSize / 2, block = 128    // half is a multiple of 64: a power of two ≥ 128
         let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
         let tte = folded + 4 * half, tto = folded + 5 * half
-        // Lane l starts at t = l + ½; each lane's start advances by a block
-        // through a double-precision rotation (a few dozen per frame: no
-        // drift worth the name, and no libm per block).
+        // Lane l of the first run starts at t = l + ½, of the second at
+        // t = l + 4½; each start advances by a block through a double-
+        // precision rotation (a few dozen per frame: no drift worth the name,
+        // and no libm per block).
         let oneC = cos(omegaH), oneS = sin(omegaH)
-        var startC = SIMD4<Double>(repeating: cos(omegaH / 2)), startS = SIMD4<Double>(repeating: sin(omegaH / 2))
-        for lane in 1..<4 {
+        var startC = SIMD8<Double>(repeating: cos(omegaH / 2)), startS = SIMD8<Double>(repeating: sin(omegaH / 2))
+        for lane in 1..<8 {
             startC[lane] = startC[lane - 1] * oneC - startS[lane - 1] * oneS
             startS[lane] = startC[lane - 1] * oneS + startS[lane - 1] * oneC
         }
         let blockC = cos(omegaH * Double(block)), blockS = sin(omegaH * Double(block))
-        let stepC = SIMD4<Float>(repeating: Float(cos(4 * omegaH))), stepS = SIMD4<Float>(repeating: Float(sin(4 * omegaH)))
+        let stepC = SIMD4<Float>(repeating: Float(cos(8 * omegaH))), stepS = SIMD4<Float>(repeating: Float(sin(8 * omegaH)))
         var t0r = SIMD4<Double>(), t0i = SIMD4<Double>(), t1r = SIMD4<Double>(), t1i = SIMD4<Double>()
         var t2r = SIMD4<Double>(), t2i = SIMD4<Double>()
         var start = 0
         while start < half {
             let end = min(half, start + block)
-            var c = SIMD4<Float>(startC), s = SIMD4<Float>(startS)
+            var c = SIMD4<Float>(startC.lowHalf), s = SIMD4<Float>(startS.lowHalf)
+            var c4 = SIMD4<Float>(startC.highHalf), s4 = SIMD4<Float>(startS.highHalf)
             let nextC = startC * blockC - startS * blockS
             startS = startC * blockS + startS * blockC
             startC = nextC
@@ -219,13 +223,18 @@ final class HarmonicRefiner {
             var m = start
             // safe: `folded` is 64-byte aligned and every array in it starts at a multiple of four floats.
             while m < end {
-                a0r += Self.lanes(e, m) * c; a0i += Self.lanes(o, m) * s
-                a1r += Self.lanes(to, m) * c; a1i += Self.lanes(te, m) * s
-                a2r += Self.lanes(tte, m) * c; a2i += Self.lanes(tto, m) * s
-                let nc = c * stepC - s * stepS
+                a0r += Self.lanes(e, m) * c + Self.lanes(e, m + 4) * c4
+                a0i += Self.lanes(o, m) * s + Self.lanes(o, m + 4) * s4
+                a1r += Self.lanes(to, m) * c + Self.lanes(to, m + 4) * c4
+                a1i += Self.lanes(te, m) * s + Self.lanes(te, m + 4) * s4
+                a2r += Self.lanes(tte, m) * c + Self.lanes(tte, m + 4) * c4
+                a2i += Self.lanes(tto, m) * s + Self.lanes(tto, m + 4) * s4
+                let nc = c * stepC - s * stepS, nc4 = c4 * stepC - s4 * stepS
                 s = c * stepS + s * stepC
+                s4 = c4 * stepS + s4 * stepC
                 c = nc
-                m += 4
+                c4 = nc4
+                m += 8
             }
             t0r += SIMD4<Double>(a0r); t0i -= SIMD4<Double>(a0i)
             t1r += SIMD4<Double>(a1r); t1i -= SIMD4<Double>(a1i)
