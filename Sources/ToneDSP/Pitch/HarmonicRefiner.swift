@@ -193,7 +193,7 @@ final class HarmonicRefiner {
     /// nor accumulates.
     @inline(__always)
     private func harmonicSums(omegaH: Double) -> HarmonicSums {
-        let half = frameSize / 2, block = 128    // half is a multiple of 64: a power of two ≥ 128
+        let half = frameSize / 2, block = 128    // half is a power of two ≥ 128: whole blocks of whole steps
         let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
         let tte = folded + 4 * half, tto = folded + 5 * half
         // Lane l of the first run starts at t = l + ½, of the second at
