@@ -26,11 +26,12 @@ final class HarmonicRefiner {
     /// arrays, W/2 long: E, O, t·O, t·E, t²·E, t²·O, one after the other
     /// (array `k` at `folded + k·W/2`: each two pairs of samples store their
     /// lanes straight into each; shuffling them into a record per pair cost
-    /// twice as much).
+    /// twice as much). 64-byte aligned, so every array is 16-byte aligned.
     private let folded: UnsafeMutablePointer<Float>
     /// Harmonics used at most.
     let maxHarmonics: Int
-    private var sum0: [Double], sum1: [Double], sum2: [Double], sum3: [Double], sum4: [Double], sum5: [Double]
+    /// The last evaluation's sums, harmonic `h` at `h − 1` (`maxHarmonics` of them).
+    private let sums: UnsafeMutablePointer<HarmonicSums>
 
     init(frameSize: Int, maxHarmonics: Int) {
         self.frameSize = frameSize
@@ -49,16 +50,27 @@ final class HarmonicRefiner {
         }
         self.hannSum = hannSum
         self.blackmanHarrisSum = blackmanHarrisSum
-        folded = .allocate(capacity: 6 * (frameSize / 2))
-        folded.initialize(repeating: 0, count: 6 * (frameSize / 2))
-        sum0 = Array(repeating: 0, count: maxHarmonics)
-        sum1 = sum0; sum2 = sum0; sum3 = sum0; sum4 = sum0; sum5 = sum0
+        let foldedCount = 6 * (frameSize / 2)
+        folded = UnsafeMutableRawPointer.allocate(byteCount: foldedCount * MemoryLayout<Float>.stride, alignment: 64)
+            .bindMemory(to: Float.self, capacity: foldedCount)
+        folded.initialize(repeating: 0, count: foldedCount)
+        sums = .allocate(capacity: maxHarmonics)
+        sums.initialize(repeating: HarmonicSums(), count: maxHarmonics)
     }
 
     deinit {
         hann.deallocate()
         blackmanHarris.deallocate()
-        folded.deallocate()
+        UnsafeMutableRawPointer(folded).deallocate()
+        sums.deallocate()
+    }
+
+    /// S0 = Σ y e^{−ihωt}, S1 = Σ t y e^{−ihωt} and S2 = Σ t² y e^{−ihωt} of one harmonic `h`.
+    struct HarmonicSums {
+        var s0r = 0.0, s0i = 0.0, s1r = 0.0, s1i = 0.0, s2r = 0.0, s2i = 0.0
+
+        /// |X(hω)|² = |S0|².
+        var power: Double { s0r * s0r + s0i * s0i }
     }
 
     /// Result of a refinement: the fundamental and the power the harmonics carry.
@@ -121,10 +133,11 @@ final class HarmonicRefiner {
             for k in 0..<harmonics {
                 let h = Double(k + 1)
                 // X = S0, X' = −i·S1, X'' = −S2 (derivatives in ω at h·ω).
-                let xr = sum0[k], xi = sum1[k]            // S0 (re, im)
-                let dr = sum3[k], di = -sum2[k]           // X' = −i(S1r + i S1i) = S1i − i S1r
-                let sr = -sum4[k], si = -sum5[k]          // X''
-                power += xr * xr + xi * xi
+                let sum = sums[k]
+                let xr = sum.s0r, xi = sum.s0i            // S0 (re, im)
+                let dr = sum.s1i, di = -sum.s1r           // X' = −i(S1r + i S1i) = S1i − i S1r
+                let sr = -sum.s2r, si = -sum.s2i          // X''
+                power += sum.power
                 first += h * 2 * (xr * dr + xi * di)
                 second += h * h * 2 * (xr * sr + xi * si + dr * dr + di * di)
             }
@@ -142,77 +155,100 @@ final class HarmonicRefiner {
     }
 
     /// S0 = Σ y e^{−ihωt}, S1 = Σ t y e^{−ihωt}, S2 = Σ t² y e^{−ihωt} for h = 1…harmonics,
-    /// over the folded pairs: S0 = Σ E cos − i O sin, S1 = Σ tO cos − i tE sin,
-    /// S2 = Σ t²E cos − i t²O sin (t > 0).
+    /// into `sums`.
     ///
-    /// Four harmonics per pass in single-precision lanes (four, not eight:
-    /// eight lanes' accumulators and phasors overflow the sixteen SSE
-    /// registers and spill every sample), each with its own
-    /// phasor recurrence over t, restarted from exact values every short block
-    /// and summed into double precision per block, so rounding neither drifts
-    /// nor accumulates.
-    ///
-    /// Returns how many harmonics it evaluated: it stops after a pass whose
-    /// harmonics (the fundamental aside) carry less than `quietFraction` of
-    /// the power found so far, three or four of them in a row, so a pure
-    /// tone costs one pass instead of two. What the rest would add to the
-    /// Newton step is of that order too (their own leakage and noise).
+    /// Returns how many harmonics it evaluated: it stops after a group of
+    /// four whose harmonics (the fundamental aside) carry less than
+    /// `quietFraction` of the power found so far, so a pure tone costs four
+    /// harmonics instead of eight. What the rest would add to the Newton step
+    /// is of that order too (their own leakage and noise).
     private func evaluate(omega: Double, harmonics: Int) -> Int {
-        let half = frameSize / 2
-        let block = 64
-        let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
-        let tte = folded + 4 * half, tto = folded + 5 * half
         var first = 0, found = 0.0
         while first < harmonics {
             let count = min(4, harmonics - first)
-            var t0r = SIMD4<Double>(), t0i = SIMD4<Double>(), t1r = SIMD4<Double>(), t1i = SIMD4<Double>()
-            var t2r = SIMD4<Double>(), t2i = SIMD4<Double>()
-            var hOmega = SIMD4<Double>()
-            for lane in 0..<4 { hOmega[lane] = Double(first + 1 + min(lane, count - 1)) * omega }
-            var stepC = SIMD4<Float>(), stepS = SIMD4<Float>()
-            // Block starts advance by a double-precision rotation (a few dozen
-            // steps per frame: no drift worth the name, and no libm per block).
-            var blockC = SIMD4<Double>(), blockS = SIMD4<Double>(), startC = SIMD4<Double>(), startS = SIMD4<Double>()
-            for lane in 0..<4 {
-                stepC[lane] = Float(cos(hOmega[lane])); stepS[lane] = Float(sin(hOmega[lane]))
-                blockC[lane] = cos(hOmega[lane] * Double(block)); blockS[lane] = sin(hOmega[lane] * Double(block))
-                startC[lane] = cos(hOmega[lane] * 0.5); startS[lane] = sin(hOmega[lane] * 0.5)
-            }
-            var start = 0
-            while start < half {
-                let end = min(half, start + block)
-                var c = SIMD4<Float>(startC), s = SIMD4<Float>(startS)
-                let nextC = startC * blockC - startS * blockS
-                startS = startC * blockS + startS * blockC
-                startC = nextC
-                var a0r = SIMD4<Float>(), a0i = SIMD4<Float>(), a1r = SIMD4<Float>(), a1i = SIMD4<Float>()
-                var a2r = SIMD4<Float>(), a2i = SIMD4<Float>()
-                for m in start..<end {
-                    a0r += e[m] * c; a0i += o[m] * s
-                    a1r += to[m] * c; a1i += te[m] * s
-                    a2r += tte[m] * c; a2i += tto[m] * s
-                    let nc = c * stepC - s * stepS
-                    s = c * stepS + s * stepC
-                    c = nc
-                }
-                t0r += SIMD4<Double>(a0r); t0i -= SIMD4<Double>(a0i)
-                t1r += SIMD4<Double>(a1r); t1i -= SIMD4<Double>(a1i)
-                t2r += SIMD4<Double>(a2r); t2i -= SIMD4<Double>(a2i)
-                start = end
-            }
-            for lane in 0..<count {
-                sum0[first + lane] = t0r[lane]; sum1[first + lane] = t0i[lane]
-                sum2[first + lane] = t1r[lane]; sum3[first + lane] = t1i[lane]
-                sum4[first + lane] = t2r[lane]; sum5[first + lane] = t2i[lane]
-            }
-            let powers = t0r * t0r + t0i * t0i
             var quiet = 0.0
-            for lane in (first == 0 ? 1 : 0)..<count { quiet += powers[lane] }
-            for lane in 0..<count { found += powers[lane] }
+            for k in first..<(first + count) {
+                sums[k] = harmonicSums(omegaH: Double(k + 1) * omega)
+                let power = sums[k].power
+                if k > 0 { quiet += power }
+                found += power
+            }
             first += count
             if count >= 4 && quiet < Self.quietFraction * found { break }
         }
         return first
+    }
+
+    /// The sums of one harmonic, at `omegaH` radians per sample, over the
+    /// folded pairs: S0 = Σ E cos − i O sin, S1 = Σ tO cos − i tE sin,
+    /// S2 = Σ t²E cos − i t²O sin (t > 0).
+    ///
+    /// Eight consecutive pairs a step, as two runs of four single-precision
+    /// lanes loaded straight from the folded arrays (one lane per harmonic
+    /// instead needs a broadcast per array and pair, the loop's costliest
+    /// part), each run with its own phasor recurrence eight pairs a step:
+    /// two independent rotations, so the loop waits on neither's latency.
+    /// The phasors restart from exact values every `block` pairs and the
+    /// sums go into double precision per block, so rounding neither drifts
+    /// nor accumulates.
+    @inline(__always)
+    private func harmonicSums(omegaH: Double) -> HarmonicSums {
+        let half = frameSize / 2, block = 128    // half is a power of two ≥ 128: whole blocks of whole steps
+        let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
+        let tte = folded + 4 * half, tto = folded + 5 * half
+        // Lane l of the first run starts at t = l + ½, of the second at
+        // t = l + 4½; each start advances by a block through a double-
+        // precision rotation (a few dozen per frame: no drift worth the name,
+        // and no libm per block).
+        let oneC = cos(omegaH), oneS = sin(omegaH)
+        var startC = SIMD8<Double>(repeating: cos(omegaH / 2)), startS = SIMD8<Double>(repeating: sin(omegaH / 2))
+        for lane in 1..<8 {
+            startC[lane] = startC[lane - 1] * oneC - startS[lane - 1] * oneS
+            startS[lane] = startC[lane - 1] * oneS + startS[lane - 1] * oneC
+        }
+        let blockC = cos(omegaH * Double(block)), blockS = sin(omegaH * Double(block))
+        let stepC = SIMD4<Float>(repeating: Float(cos(8 * omegaH))), stepS = SIMD4<Float>(repeating: Float(sin(8 * omegaH)))
+        var t0r = SIMD4<Double>(), t0i = SIMD4<Double>(), t1r = SIMD4<Double>(), t1i = SIMD4<Double>()
+        var t2r = SIMD4<Double>(), t2i = SIMD4<Double>()
+        var start = 0
+        while start < half {
+            let end = min(half, start + block)
+            var c = SIMD4<Float>(startC.lowHalf), s = SIMD4<Float>(startS.lowHalf)
+            var c4 = SIMD4<Float>(startC.highHalf), s4 = SIMD4<Float>(startS.highHalf)
+            let nextC = startC * blockC - startS * blockS
+            startS = startC * blockS + startS * blockC
+            startC = nextC
+            var a0r = SIMD4<Float>(), a0i = SIMD4<Float>(), a1r = SIMD4<Float>(), a1i = SIMD4<Float>()
+            var a2r = SIMD4<Float>(), a2i = SIMD4<Float>()
+            var m = start
+            // safe: `folded` is 64-byte aligned and every array in it starts at a multiple of four floats.
+            while m < end {
+                a0r += Self.lanes(e, m) * c + Self.lanes(e, m + 4) * c4
+                a0i += Self.lanes(o, m) * s + Self.lanes(o, m + 4) * s4
+                a1r += Self.lanes(to, m) * c + Self.lanes(to, m + 4) * c4
+                a1i += Self.lanes(te, m) * s + Self.lanes(te, m + 4) * s4
+                a2r += Self.lanes(tte, m) * c + Self.lanes(tte, m + 4) * c4
+                a2i += Self.lanes(tto, m) * s + Self.lanes(tto, m + 4) * s4
+                let nc = c * stepC - s * stepS, nc4 = c4 * stepC - s4 * stepS
+                s = c * stepS + s * stepC
+                s4 = c4 * stepS + s4 * stepC
+                c = nc
+                c4 = nc4
+                m += 8
+            }
+            t0r += SIMD4<Double>(a0r); t0i -= SIMD4<Double>(a0i)
+            t1r += SIMD4<Double>(a1r); t1i -= SIMD4<Double>(a1i)
+            t2r += SIMD4<Double>(a2r); t2i -= SIMD4<Double>(a2i)
+            start = end
+        }
+        return HarmonicSums(s0r: t0r.sum(), s0i: t0i.sum(), s1r: t1r.sum(), s1i: t1i.sum(),
+                            s2r: t2r.sum(), s2i: t2i.sum())
+    }
+
+    /// Four floats from `array + m` (`m` a multiple of four), an aligned load.
+    @inline(__always)
+    private static func lanes(_ array: UnsafeMutablePointer<Float>, _ m: Int) -> SIMD4<Float> {
+        UnsafeRawPointer(array + m).load(as: SIMD4<Float>.self)
     }
 
     /// −60 dB: below this share of the power, further harmonics are not evaluated.

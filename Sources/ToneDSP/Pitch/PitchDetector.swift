@@ -66,22 +66,27 @@ public final class PitchDetector {
     /// Analyses one window (`frameSize` samples, oldest first).
     public func estimate(_ frame: UnsafeBufferPointer<Float>) -> ToneReading {
         let w = configuration.frameSize
-        precondition(frame.count == w, "frame must hold frameSize samples")   // a multiple of 4: a power of two ≥ 256
+        precondition(frame.count == w, "frame must hold frameSize samples")   // a multiple of 8: a power of two ≥ 256
         guard let base = frame.baseAddress else { return .invalid }
-        // One pass for the sum and the extremes, four lanes wide. A NaN or
+        // One pass for the sum and the extremes, eight samples a step in two
+        // sets of four lanes (one set waits on the adds' latency). A NaN or
         // ±Inf anywhere makes the (double-precision, so never overflowing) sum non-finite.
-        var sums = SIMD4<Double>(), lows = SIMD4<Float>(repeating: .infinity), highs = -lows
+        var sums = SIMD4<Double>(), sums4 = SIMD4<Double>(), lows = SIMD4<Float>(repeating: .infinity), highs = -lows
         var n = 0
-        while n + 4 <= w {
+        while n + 8 <= w {
             let v = UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)
+            let v4 = UnsafeRawPointer(base + n + 4).loadUnaligned(as: SIMD4<Float>.self)
             sums += SIMD4<Double>(v)
+            sums4 += SIMD4<Double>(v4)
             // Masked replaces, not pointwiseMin/Max: those compile to a
             // compare and branch per lane here (NaN rules), four times slower.
             lows.replace(with: v, where: v .< lows)
             highs.replace(with: v, where: v .> highs)
-            n += 4
+            lows.replace(with: v4, where: v4 .< lows)
+            highs.replace(with: v4, where: v4 .> highs)
+            n += 8
         }
-        let sum = sums.sum()
+        let sum = (sums + sums4).sum()
         guard sum.isFinite else { return .invalid }
         let mean = sum / Double(w)
         // Digital silence or a constant.
@@ -90,16 +95,20 @@ public final class PitchDetector {
         // Analysed at unit peak: the NSDF's single-precision sums neither
         // overflow on huge samples nor lose tiny ones; levels are scaled back.
         let scale = 1 / peak
-        var energies = SIMD4<Double>()
+        var energies = SIMD4<Double>(), energies4 = SIMD4<Double>()
         n = 0
-        while n + 4 <= w {
+        while n + 8 <= w {
             let v = (SIMD4<Double>(UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
+            let v4 = (SIMD4<Double>(UnsafeRawPointer(base + n + 4).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
             UnsafeMutableRawPointer(samples + n).storeBytes(of: v, as: SIMD4<Double>.self)
+            UnsafeMutableRawPointer(samples + n + 4).storeBytes(of: v4, as: SIMD4<Double>.self)
             UnsafeMutableRawPointer(singles + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(singles + n + 4).storeBytes(of: SIMD4<Float>(v4), as: SIMD4<Float>.self)
             energies += v * v
-            n += 4
+            energies4 += v4 * v4
+            n += 8
         }
-        let energy = energies.sum()
+        let energy = (energies + energies4).sum()
         let meanPower = energy / Double(w)
         let levelOffsetDB = 20 * log10(peak)
         // Sine-referenced RMS (AES17): a full-scale sine reads 0 dBFS.
