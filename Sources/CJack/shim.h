@@ -167,14 +167,13 @@ typedef struct tn_bridge {
     // late in an xrun cycle (JackEngine::CheckXRun), each a wake of the
     // client's notification thread; a graph of N late clients costs every
     // such client N wakes, more load, more xruns. Instead the process
-    // callback compares the cycle's frame time and start time
-    // (jack_get_cycle_times: the server's timer in shared memory, no clock
-    // read of its own) with the last ones: a jump is an xrun that reached
-    // this client (a period it missed or ran late for, a stalled server).
+    // callback compares the cycle's frame time (jack_last_frame_time) and its
+    // own start (monotonic clock) with the last ones: a jump is an xrun that
+    // reached this client (a period it missed or ran late for, a stalled server).
     int32_t xruns_from_frame_time;
     jack_client_t *client;             // set by tn_bridge_install
     jack_nframes_t last_frame_time;    // JACK thread only
-    jack_time_t last_cycle_usecs;      // JACK thread only (the server's cycle start)
+    uint64_t last_callback_ns;         // JACK thread only (monotonic clock)
     double sample_rate_hz;             // set by tn_bridge_install
     jack_nframes_t last_period_frames; // JACK thread only; 0: no period seen yet
     // Last, after every field a period reads (about 400 bytes, a few cache
@@ -331,33 +330,27 @@ static inline int tn_inputs_sound(const tn_bridge *b, jack_nframes_t nframes) {
 
 /// `xruns_from_frame_time`: one xrun when this cycle's frame time is not the
 /// last cycle's plus its length (periods missed or run twice; unsigned, so
-/// the 32-bit wrap is no jump), or when this cycle started more than two
+/// the 32-bit wrap is no jump), or when this callback starts more than two
 /// periods after the last one did (the server stalled: a sync-mode server
 /// waiting on a late client, a driver xrun, where jack2's frames go on
-/// without a gap). Both come from the server's timer (jack_get_cycle_times),
-/// which the period's libjack calls read anyway: no clock read (the vDSO's
-/// code and the clock's pages are pages a period would touch only for this).
-static inline void tn_check_frame_time(tn_bridge *b, jack_nframes_t nframes) {
-    jack_nframes_t frames;
-    jack_time_t usecs, next_usecs;
-    float period_usecs;
-    // Not yet initialised (before the server's first cycle): nothing to compare.
-    if (jack_get_cycle_times(b->client, &frames, &usecs, &next_usecs, &period_usecs) != 0) return;
+/// without a gap; or this thread was held up that long).
+static inline void tn_check_frame_time(tn_bridge *b, jack_nframes_t nframes, uint64_t now_ns) {
+    jack_nframes_t frames = jack_last_frame_time(b->client);
     if (b->last_period_frames != 0
         && ((jack_nframes_t)(frames - b->last_frame_time) != b->last_period_frames
-            || (double)(usecs - b->last_cycle_usecs) * b->sample_rate_hz > 2e6 * (double)b->last_period_frames)) {
+            || (double)(now_ns - b->last_callback_ns) * b->sample_rate_hz > 2e9 * (double)b->last_period_frames)) {
         __atomic_fetch_add(&b->xruns, 1, __ATOMIC_RELAXED);
     }
     b->last_frame_time = frames;
-    b->last_cycle_usecs = usecs;
+    b->last_callback_ns = now_ns;
     b->last_period_frames = nframes;
 }
 
 static inline int tn_process(jack_nframes_t nframes, void *arg) {
     tn_bridge *b = (tn_bridge *)arg;
-    // The clock is read only for the profile.
-    uint64_t entry_ns = b->profile != NULL ? tn_monotonic_ns() : 0;
-    if (b->xruns_from_frame_time) tn_check_frame_time(b, nframes);
+    // One clock read at entry serves the profile and the xrun check.
+    uint64_t entry_ns = (b->profile != NULL || b->xruns_from_frame_time) ? tn_monotonic_ns() : 0;
+    if (b->xruns_from_frame_time) tn_check_frame_time(b, nframes, entry_ns);
     for (uint32_t i = 0; i < b->channels; i++) {
         // A port the command did not register reads silence or writes to the discard buffer.
         if ((b->in_ports[i] == NULL || b->out_ports[i] == NULL) && nframes > TN_SCRATCH_FRAMES) return 0;
