@@ -198,6 +198,14 @@ public final class Node {
     /// The process callback's durations so far; nil unless made with `profilesCallback`.
     public var callbackProfile: CallbackProfile? { bridge.callbackProfile }
 
+    /// The xruns, input ring overflows and frames not analysed so far, as the
+    /// worker's `.trouble` events say them; after `stop()`, the whole run's
+    /// (the worker's last look happens after `events` has ended).
+    public var trouble: (xruns: Int, overflows: Int, droppedFrames: Int) {
+        let (overflows, droppedFrames) = worker.totals()
+        return (bridge.xruns, overflows, droppedFrames)
+    }
+
     /// The analysis worker thread's kernel id (/proc/self/task/ID), 0 until it runs.
     public var workerThreadID: Int32 { worker.threadID.load(ordering: .relaxed) }
 

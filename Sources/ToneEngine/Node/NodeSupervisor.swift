@@ -99,6 +99,9 @@ public final class NodeSupervisor {
             var lastSnapshotSeconds = 0.0
             var serverGone = false
             var yieldsToAudio = false
+            // The xruns and overflows last said; what came after (a stall just
+            // before the stop, an idle worker between its rests) is said at the end.
+            var saidTrouble = (xruns: 0, overflows: 0)
             // Follow the graph as people rewire it (about once a second of
             // audio, on reports or messages), so a restart restores what was
             // there just before.
@@ -135,6 +138,7 @@ public final class NodeSupervisor {
                     }
                     followGraph(atSeconds: seconds + timeOffsetSeconds)
                 case .trouble(let xruns, let overflows, let dropped):
+                    saidTrouble = (xruns, overflows)
                     handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
                 case .callbackProfile(let profile):
                     handle(.callbackProfile(profile))
@@ -153,6 +157,10 @@ public final class NodeSupervisor {
             // wedged server must not take the figures with it.
             if let profile = node.callbackProfile { handle(.callbackProfile(profile)) }
             node.stop()
+            let trouble = node.trouble
+            if trouble.xruns != saidTrouble.xruns || trouble.overflows != saidTrouble.overflows {
+                handle(.trouble(xruns: trouble.xruns, overflows: trouble.overflows, droppedFrames: trouble.droppedFrames))
+            }
             stopSwitch.attach(nil)
             guard serverGone, !stopSwitch.isRequested else { return .stopped }
             handle(.serverGone(retrying: reconnect))
