@@ -163,12 +163,18 @@ final class HarmonicRefiner {
     /// harmonics instead of eight. What the rest would add to the Newton step
     /// is of that order too (their own leakage and noise).
     private func evaluate(omega: Double, harmonics: Int) -> Int {
+        // Harmonic h's angles are h times the fundamental's: libm for the
+        // fundamental only, a double-precision rotation per further harmonic
+        // (≤ 7 of them: an error of a few 1e-16, far below the phasors' single precision).
+        let fundamental = Angles(omega: omega)
+        var angles = fundamental
         var first = 0, found = 0.0
         while first < harmonics {
             let count = min(4, harmonics - first)
             var quiet = 0.0
             for k in first..<(first + count) {
-                sums[k] = harmonicSums(omegaH: Double(k + 1) * omega)
+                if k > 0 { angles.rotate(by: fundamental) }
+                sums[k] = harmonicSums(angles)
                 let power = sums[k].power
                 if k > 0 { quiet += power }
                 found += power
@@ -192,22 +198,22 @@ final class HarmonicRefiner {
     /// sums go into double precision per block, so rounding neither drifts
     /// nor accumulates.
     @inline(__always)
-    private func harmonicSums(omegaH: Double) -> HarmonicSums {
-        let half = frameSize / 2, block = 128    // half is a power of two ≥ 128: whole blocks of whole steps
+    private func harmonicSums(_ angles: Angles) -> HarmonicSums {
+        let half = frameSize / 2, block = Angles.block    // half is a power of two ≥ 128: whole blocks of whole steps
         let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
         let tte = folded + 4 * half, tto = folded + 5 * half
         // Lane l of the first run starts at t = l + ½, of the second at
         // t = l + 4½; each start advances by a block through a double-
         // precision rotation (a few dozen per frame: no drift worth the name,
         // and no libm per block).
-        let oneC = cos(omegaH), oneS = sin(omegaH)
-        var startC = SIMD8<Double>(repeating: cos(omegaH / 2)), startS = SIMD8<Double>(repeating: sin(omegaH / 2))
+        let oneC = angles.cosines[1], oneS = angles.sines[1]
+        var startC = SIMD8<Double>(repeating: angles.cosines[0]), startS = SIMD8<Double>(repeating: angles.sines[0])
         for lane in 1..<8 {
             startC[lane] = startC[lane - 1] * oneC - startS[lane - 1] * oneS
             startS[lane] = startC[lane - 1] * oneS + startS[lane - 1] * oneC
         }
-        let blockC = cos(omegaH * Double(block)), blockS = sin(omegaH * Double(block))
-        let stepC = SIMD4<Float>(repeating: Float(cos(8 * omegaH))), stepS = SIMD4<Float>(repeating: Float(sin(8 * omegaH)))
+        let blockC = angles.cosines[3], blockS = angles.sines[3]
+        let stepC = SIMD4<Float>(repeating: Float(angles.cosines[2])), stepS = SIMD4<Float>(repeating: Float(angles.sines[2]))
         var t0r = SIMD4<Double>(), t0i = SIMD4<Double>(), t1r = SIMD4<Double>(), t1i = SIMD4<Double>()
         var t2r = SIMD4<Double>(), t2i = SIMD4<Double>()
         var start = 0
@@ -243,6 +249,29 @@ final class HarmonicRefiner {
         }
         return HarmonicSums(s0r: t0r.sum(), s0i: t0i.sum(), s1r: t1r.sum(), s1i: t1i.sum(),
                             s2r: t2r.sum(), s2i: t2i.sum())
+    }
+
+    /// Cosines and sines of the angles one harmonic's sums need, for `ωₕ`
+    /// radians per sample: ωₕ/2 (the first pair's), ωₕ (a pair's step), 8ωₕ
+    /// (a step of the recurrences) and `block`·ωₕ (a block's), in lanes 0–3.
+    struct Angles {
+        /// Pairs between two exact restarts of the phasors.
+        static var block: Int { 128 }
+        var cosines: SIMD4<Double>, sines: SIMD4<Double>
+
+        init(omega: Double) {
+            let angles = SIMD4<Double>(0.5, 1, 8, Double(Self.block)) * omega
+            cosines = SIMD4(cos(angles[0]), cos(angles[1]), cos(angles[2]), cos(angles[3]))
+            sines = SIMD4(sin(angles[0]), sin(angles[1]), sin(angles[2]), sin(angles[3]))
+        }
+
+        /// From harmonic h's angles to harmonic h + 1's: adds the fundamental's.
+        @inline(__always)
+        mutating func rotate(by fundamental: Angles) {
+            let nextCosines = cosines * fundamental.cosines - sines * fundamental.sines
+            sines = cosines * fundamental.sines + sines * fundamental.cosines
+            cosines = nextCosines
+        }
     }
 
     /// Four floats from `array + m` (`m` a multiple of four), an aligned load.

@@ -17,7 +17,7 @@ extension PitchDetector {
         var lag = 1
         while lag <= last && values[lag] > 0 { lag += 1 }
         var best = -1.0
-        keyLags.removeAll(keepingCapacity: true)
+        var keyCount = 0
         while lag <= last {
             while lag <= last && !(values[lag] > 0) { lag += 1 }
             var top = -1, topValue = -2.0
@@ -27,10 +27,13 @@ extension PitchDetector {
             }
             // A lobe cut off by the end of the range counts only if it already turned down.
             if top >= 0 && top < last && top >= first {
-                keyLags.append(top)
+                precondition(keyCount < keyLagCapacity)    // distinct lags below `last` ≤ upper bound + 1: never fails
+                keyLags[keyCount] = top
+                keyCount += 1
                 best = max(best, topValue)
             }
         }
+        let keyLags = UnsafeBufferPointer(start: self.keyLags, count: keyCount)
         var a: Double, b: Double, c: Double, top: Int
         if d == 1 {
             guard best >= configuration.clarityMin else { return nil }

@@ -33,8 +33,11 @@ public final class PitchDetector {
     let singles: UnsafeMutablePointer<Float>
     /// Periods searched, in full-rate samples.
     let lags: ClosedRange<Int>
-    /// Lags of the NSDF's key maxima (reused between windows).
-    var keyLags: [Int] = []
+    /// Lags of the NSDF's key maxima (reused between windows; a pointer, so
+    /// the per-window walk has no array uniqueness check or retain).
+    let keyLags: UnsafeMutablePointer<Int>
+    /// Room in `keyLags`: a key maximum per positive lobe, each a distinct lag in the range searched.
+    let keyLagCapacity: Int
 
     public convenience init(_ configuration: PitchDetectorConfiguration, planning: FFTPlanning = .measure) throws {
         try self.init(configuration, planning: planning, nsdfDecimation: configuration.nsdfDecimation)
@@ -55,12 +58,14 @@ public final class PitchDetector {
         samples = .allocate(capacity: configuration.frameSize)
         singles = .allocate(capacity: configuration.frameSize)
         singles.initialize(repeating: 0, count: configuration.frameSize)
-        keyLags.reserveCapacity(lags.upperBound / 2 + 1)
+        keyLagCapacity = lags.upperBound + 2
+        keyLags = .allocate(capacity: keyLagCapacity)
     }
 
     deinit {
         samples.deallocate()
         singles.deallocate()
+        keyLags.deallocate()
     }
 
     /// Analyses one window (`frameSize` samples, oldest first).
