@@ -153,6 +153,7 @@ public final class Engine: @unchecked Sendable {
         var next = 0
         while true {
             // JACK delivers events in time order; clamp against a misbehaving sender.
+            // safe: `events` is 0 without `midi`, so `midi` is there whenever `next < events`.
             let at = next < events ? min(frames, max(done, Int(midi.unsafelyUnwrapped[next].time))) : frames
             if at > done {
                 generator.pointee.render(into: output + done, frames: at - done)
