@@ -136,6 +136,12 @@ final class AnalysisWorker: @unchecked Sendable {
         if let setupError { throw setupError }
     }
 
+    /// The xruns, ring overflows and dropped frames so far: what a `.trouble` event says.
+    func trouble() -> (xruns: Int, overflows: Int, droppedFrames: Int) {
+        let (overflows, droppedFrames) = totals()
+        return (bridge.xruns, overflows, droppedFrames)
+    }
+
     /// Asks the thread to finish and waits (briefly) until it has.
     func stop() {
         stopRequested.store(true, ordering: .releasing)
@@ -203,8 +209,7 @@ final class AnalysisWorker: @unchecked Sendable {
             let afterNs = DispatchTime.now().uptimeNanoseconds
             let stepNs = nextWakeNs + intervalNs
             nextWakeNs = stepNs > afterNs && stepNs <= afterNs + intervalNs ? stepNs : afterNs + intervalNs
-            let xruns = bridge.xruns
-            let (overflows, droppedFrames) = totals()
+            let (xruns, overflows, droppedFrames) = trouble()
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns
                 reportedOverflows = overflows

@@ -201,10 +201,7 @@ public final class Node {
     /// The xruns, input ring overflows and frames not analysed so far, as the
     /// worker's `.trouble` events say them; after `stop()`, the whole run's
     /// (the worker's last look happens after `events` has ended).
-    public var trouble: (xruns: Int, overflows: Int, droppedFrames: Int) {
-        let (overflows, droppedFrames) = worker.totals()
-        return (bridge.xruns, overflows, droppedFrames)
-    }
+    public var trouble: (xruns: Int, overflows: Int, droppedFrames: Int) { worker.trouble() }
 
     /// The analysis worker thread's kernel id (/proc/self/task/ID), 0 until it runs.
     public var workerThreadID: Int32 { worker.threadID.load(ordering: .relaxed) }
