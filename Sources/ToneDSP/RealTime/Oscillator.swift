@@ -66,7 +66,7 @@ public struct Oscillator: Sendable {
         incrementRampLeft = 0
         _amplitude = amplitude
         targetAmplitude = amplitude
-        self.amplitudeRampLeft = 0
+        amplitudeRampLeft = 0
     }
 
     /// Starts a ramp towards a new increment and amplitude; a target equal to

@@ -152,15 +152,15 @@ public final class Engine: @unchecked Sendable {
         var done = 0
         var next = 0
         while true {
-            // JACK delivers events in time order; clamp against a misbehaving sender.
             // safe: `events` is 0 without `midi`, so `midi` is there whenever `next < events`.
-            let at = next < events ? min(frames, max(done, Int(midi.unsafelyUnwrapped[next].time))) : frames
+            let event = next < events ? midi.unsafelyUnwrapped[next] : nil
+            // JACK delivers events in time order; clamp against a misbehaving sender.
+            let at = event.map { min(frames, max(done, Int($0.time))) } ?? frames
             if at > done {
                 generator.pointee.render(into: output + done, frames: at - done)
                 done = at
             }
-            guard next < events else { break }
-            let event = midi.unsafelyUnwrapped[next]
+            guard let event else { break }
             generator.pointee.applyMIDI(status: event.data.0, data1: event.data.1, data2: event.data.2)
             next += 1
         }
