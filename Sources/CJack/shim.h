@@ -401,19 +401,22 @@ static inline void tn_shutdown(jack_status_t code, const char *reason, void *arg
 // nothing passes from one to the other. Without a latency callback JACK
 // assumes every input feeds every output and would report the capture latency
 // arriving at `in` on `out` (and the playback latency behind `out` on `in`),
-// polluting latency figures of whatever is chained after or before us. So the
-// latency callback (a JACK non-RT thread) sets our own side to 0..0.
+// polluting latency figures of whatever is chained after or before us. Our own
+// side must read 0..0, and it does without a call: jack2 makes every port with
+// both ranges at 0..0 (JackPort::Allocate) and, for a client that has a
+// latency callback, recomputes only the connected side of its ports
+// (JackClient::HandleLatencyCallback). So the callback is there to stand in
+// for the default and sets nothing. Setting 0..0 cost a period at each
+// connect: jack2 makes jack_port_set_latency_range (and every port query)
+// outside the process thread sleep 1.1 periods while a graph change is pending
+// (JackAPI.cpp, WaitGraphChange), which is exactly when a jack_connect sends
+// its latency callbacks, and the server waits for our answer before the
+// connect returns: a start's first settled report came a period later
+// (PortLatencyTests holds the 0..0).
 
 static inline void tn_latency(jack_latency_callback_mode_t mode, void *arg) {
-    tn_bridge *b = (tn_bridge *)arg;
-    jack_latency_range_t zero = { 0, 0 };
-    for (uint32_t i = 0; i < b->channels; i++) {
-        if (mode == JackCaptureLatency) {
-            if (b->out_ports[i]) jack_port_set_latency_range(b->out_ports[i], JackCaptureLatency, &zero);
-        } else {
-            if (b->in_ports[i]) jack_port_set_latency_range(b->in_ports[i], JackPlaybackLatency, &zero);
-        }
-    }
+    (void)mode;
+    (void)arg;
 }
 
 // MARK: - Installation (main thread, before jack_activate)
