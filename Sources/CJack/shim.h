@@ -26,6 +26,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <linux/capability.h>
 #include <unistd.h>
 
 // pipe2 is declared by glibc only under _GNU_SOURCE, which Swift's Glibc
@@ -572,6 +573,32 @@ static inline int tn_renice_this_thread_once(int nice_value) {
     if (reniced) return 0;
     reniced = 1;
     return tn_renice_this_thread(nice_value);
+}
+
+/// For a process whose JACK client is never activated (the metadata
+/// helper): libjack locks the server's whole graph segment in every client
+/// process (jack2 JackShmReadWritePtr::Init: 107 MB with jackd's default 2048
+/// ports) and unlocks it at the close, kernel time that protects nothing when
+/// no process thread ever reads the segment. After this call that lock fails
+/// at once: RLIMIT_MEMLOCK's soft limit goes down to 1 MiB (libjack's small
+/// locks still fit: its semaphores are mapped MAP_LOCKED, 12 bytes each) and
+/// CAP_IPC_LOCK, which lets root lock past any limit, leaves the effective
+/// set. libjack reports the refused lock through its error function only.
+/// Returns 0 on success.
+static inline int tn_forgo_large_memory_locks(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_MEMLOCK, &limit) != 0) return -1;
+    const rlim_t small = (rlim_t)1 << 20;
+    if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > small) {
+        limit.rlim_cur = small;
+        if (setrlimit(RLIMIT_MEMLOCK, &limit) != 0) return -1;
+    }
+    struct __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
+    if (syscall(SYS_capget, &header, caps) != 0) return -1;
+    if (!(caps[CAP_TO_INDEX(CAP_IPC_LOCK)].effective & CAP_TO_MASK(CAP_IPC_LOCK))) return 0;
+    caps[CAP_TO_INDEX(CAP_IPC_LOCK)].effective &= ~CAP_TO_MASK(CAP_IPC_LOCK);
+    return syscall(SYS_capset, &header, caps) == 0 ? 0 : -1;
 }
 
 /// Silences JACK's own error/info printing (ToneNode reports errors itself).

@@ -48,6 +48,8 @@ public enum MetadataHelper {
     public static func main(arguments: [String]) -> Never {
         signal(SIGPIPE, SIG_IGN)    // the node gone: EPIPE on our one write, nothing more
         JackClient.silenceLibraryMessages()
+        // Its client is never activated: nothing to lock (a failure here only costs the lock's time).
+        _ = tn_forgo_large_memory_locks()
         guard arguments.count >= 2, arguments.count % 2 == 0 else { exit(64) }
         let server = arguments[0].isEmpty ? nil : arguments[0]
         var names: [(subject: jack_uuid_t, name: String)] = []

@@ -136,6 +136,18 @@ public final class OwnUserJack {
         }
     }
 
+    /// The processes of the uid running tonenode's metadata helper (the hidden subcommand on their command line).
+    public func metadataHelperPIDs() -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry in
+            guard let pid = Int32(entry), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                  let owner = (try? FileManager.default.attributesOfItem(atPath: "/proc/\(entry)"))?[.ownerAccountID]
+                    as? NSNumber, owner.uint32Value == uid,
+                  String(decoding: line, as: UTF8.self).contains("__jack-metadata-helper") else { return nil }
+            return pid
+        }
+    }
+
     /// Stops the server (SIGTERM, then SIGKILL) and removes the uid's files in /dev/shm.
     public func stop() {
         guard let server else { return }

@@ -25,6 +25,22 @@ extension JackServerTests {
             }
             #expect(Set(names) == ["ToneNode", "ToneNode analyser input", "ToneNode tone output", "ToneNode MIDI input"],
                     "\(names)")
+            // The helper's client is never activated: libjack's lock of the server's graph segment
+            // (107 MB, kernel time to lock and to unlock at each of its two opens) must fail at
+            // once there: a 1 MiB soft RLIMIT_MEMLOCK and no CAP_IPC_LOCK in its effective set.
+            let helpers = jack.metadataHelperPIDs()
+            #expect(helpers.count == 1, "helper processes: \(helpers)")
+            for pid in helpers {
+                let limits = (try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)) ?? ""
+                let locked = limits.split(separator: "\n").first { $0.hasPrefix("Max locked memory") }
+                    .map { $0.split(separator: " ", omittingEmptySubsequences: true) } ?? []
+                // "Max locked memory  SOFT  HARD  bytes": the soft limit is the fourth field.
+                #expect(locked.count >= 4 && locked[3] == "1048576", "\(locked)")
+                let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+                let effective = status.split(separator: "\n").first { $0.hasPrefix("CapEff:") }
+                    .flatMap { UInt64($0.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
+                #expect(effective.map { $0 & (1 << 14) == 0 } == true, "CapEff \(String(describing: effective))")
+            }
             node.stop()
             try jack.waitForPort("citizen:out", toExist: false)
             #expect(try jack.prettyNames().isEmpty, "metadata removed on exit; stderr: \(node.stderr)")

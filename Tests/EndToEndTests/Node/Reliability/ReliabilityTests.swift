@@ -18,14 +18,8 @@ extension JackServerTests {
             try jack.waitForPort("plain:out")
             usleep(500_000)
             #expect(try jack.prettyNames().isEmpty)
-            // And no metadata helper process started (a process of that uid naming the hidden subcommand).
-            let helpers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { entry in
-                guard Int(entry) != nil, let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                      let owner = (try? FileManager.default.attributesOfItem(atPath: "/proc/\(entry)"))?[.ownerAccountID]
-                        as? NSNumber else { return false }
-                return owner.uint32Value == jack.uid
-                    && String(decoding: line, as: UTF8.self).contains("__jack-metadata-helper")
-            } ?? []
+            // And no metadata helper process started.
+            let helpers = jack.metadataHelperPIDs()
             #expect(helpers.isEmpty, "helper processes: \(helpers)")
         }
 
