@@ -127,8 +127,9 @@ public final class PitchDetector {
         let omega = abs(refined.omega / start - 1) < 0.03 ? refined.omega : start
         let frequencyHz = omega * configuration.sampleRateHz / (2 * Double.pi)
         guard frequencyHz.isFinite, frequencyHz > 0 else { return ToneReading(rmsDBFS: rms) }
-        let harmonicPower = min(refined.harmonicPower, meanPower * 0.999_999)
-        let snrDB = 10 * log10(harmonicPower / (meanPower - harmonicPower))
+        // The rest is measured under the refiner's window too (see `windowedPower`).
+        let harmonicPower = min(refined.harmonicPower, refined.windowedPower * 0.999_999)
+        let snrDB = 10 * log10(harmonicPower / (refined.windowedPower - harmonicPower))
         let levelDBFS = 10 * log10(2 * harmonicPower) + levelOffsetDB
         return ToneReading(frequencyHz: frequencyHz, levelDBFS: levelDBFS.isFinite ? levelDBFS : nil,
                            snrDB: snrDB.isFinite ? snrDB : nil, rmsDBFS: rmsDBFS.isFinite ? rmsDBFS : nil)
