@@ -57,7 +57,7 @@ public final class NormalizedSquareDifference {
     /// Writes the full-rate `frame` (`frameSize · decimation` samples, mean
     /// removed) into `input`, averaged over runs of `decimation` samples;
     /// returns the energy `Σ x²` of what it wrote.
-    public func load(_ frame: UnsafePointer<Double>) -> Double {
+    public func load(_ frame: UnsafePointer<Float>) -> Double {
         let out = fft.input, full = frameSize * decimation
         var energies = SIMD4<Double>()
         var n = 0
@@ -65,25 +65,28 @@ public final class NormalizedSquareDifference {
         case 4:
             // Four outputs from sixteen samples: a transpose by strided sums.
             while n + 16 <= full {
-                let a = UnsafeRawPointer(frame + n).loadUnaligned(as: SIMD16<Double>.self)
+                let a = UnsafeRawPointer(frame + n).loadUnaligned(as: SIMD16<Float>.self)
                 let sums = (a.evenHalf.evenHalf + a.evenHalf.oddHalf + a.oddHalf.evenHalf + a.oddHalf.oddHalf) * 0.25
-                UnsafeMutableRawPointer(out + n / 4).storeBytes(of: SIMD4<Float>(sums), as: SIMD4<Float>.self)
-                energies += sums * sums
+                UnsafeMutableRawPointer(out + n / 4).storeBytes(of: sums, as: SIMD4<Float>.self)
+                let wide = SIMD4<Double>(sums)
+                energies += wide * wide
                 n += 16
             }
         case 2:
             while n + 8 <= full {
-                let a = UnsafeRawPointer(frame + n).loadUnaligned(as: SIMD8<Double>.self)
+                let a = UnsafeRawPointer(frame + n).loadUnaligned(as: SIMD8<Float>.self)
                 let sums = (a.evenHalf + a.oddHalf) * 0.5
-                UnsafeMutableRawPointer(out + n / 2).storeBytes(of: SIMD4<Float>(sums), as: SIMD4<Float>.self)
-                energies += sums * sums
+                UnsafeMutableRawPointer(out + n / 2).storeBytes(of: sums, as: SIMD4<Float>.self)
+                let wide = SIMD4<Double>(sums)
+                energies += wide * wide
                 n += 8
             }
         default:
             while n + 4 <= full {
-                let v = UnsafeRawPointer(frame + n).loadUnaligned(as: SIMD4<Double>.self)
-                UnsafeMutableRawPointer(out + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
-                energies += v * v
+                let v = UnsafeRawPointer(frame + n).loadUnaligned(as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(out + n).storeBytes(of: v, as: SIMD4<Float>.self)
+                let wide = SIMD4<Double>(v)
+                energies += wide * wide
                 n += 4
             }
         }

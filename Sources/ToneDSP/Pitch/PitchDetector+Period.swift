@@ -7,7 +7,7 @@ extension PitchDetector {
     /// full rate's precision and the clarity gate its meaning.
     func findPeriod(energy: Double) -> (lag: Double, clarity: Double)? {
         let d = nsdf.decimation
-        nsdf.compute(energy: nsdf.load(samples))
+        nsdf.compute(energy: nsdf.load(singles))
         let values = nsdf.values
         // Decimated: one lag more, so that a lobe whose top is the last decimated lag of the range
         // (a full-rate top up to d − 1 lags inside it) is seen to turn down and counts.

@@ -27,9 +27,8 @@ public final class PitchDetector {
     public let configuration: PitchDetectorConfiguration
     let nsdf: NormalizedSquareDifference
     private let refiner: HarmonicRefiner
-    /// The window, mean removed, at unit peak.
-    let samples: UnsafeMutablePointer<Double>
-    /// The same in single precision, for the NSDF's lags measured at the full rate.
+    /// The window, mean removed, at unit peak, in single precision: what the
+    /// NSDF, its lags measured at the full rate and the refiner read.
     let singles: UnsafeMutablePointer<Float>
     /// Periods searched, in full-rate samples.
     let lags: ClosedRange<Int>
@@ -55,7 +54,6 @@ public final class PitchDetector {
         self.nsdf = nsdf
         self.lags = lags
         refiner = HarmonicRefiner(frameSize: configuration.frameSize, maxHarmonics: configuration.maxHarmonics)
-        samples = .allocate(capacity: configuration.frameSize)
         singles = .allocate(capacity: configuration.frameSize)
         singles.initialize(repeating: 0, count: configuration.frameSize)
         keyLagCapacity = lags.upperBound + 2
@@ -63,7 +61,6 @@ public final class PitchDetector {
     }
 
     deinit {
-        samples.deallocate()
         singles.deallocate()
         keyLags.deallocate()
     }
@@ -105,8 +102,6 @@ public final class PitchDetector {
         while n + 8 <= w {
             let v = (SIMD4<Double>(UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
             let v4 = (SIMD4<Double>(UnsafeRawPointer(base + n + 4).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
-            UnsafeMutableRawPointer(samples + n).storeBytes(of: v, as: SIMD4<Double>.self)
-            UnsafeMutableRawPointer(samples + n + 4).storeBytes(of: v4, as: SIMD4<Double>.self)
             UnsafeMutableRawPointer(singles + n).storeBytes(of: SIMD4<Float>(v), as: SIMD4<Float>.self)
             UnsafeMutableRawPointer(singles + n + 4).storeBytes(of: SIMD4<Float>(v4), as: SIMD4<Float>.self)
             energies += v * v
