@@ -61,7 +61,16 @@ extension PitchDetector {
                 }
             }
             let high = climb(from: first, energy: energy)
-            let next = second >= 0 ? climb(from: second, energy: energy) : high
+            // The second lobe's top cannot change the choice when the highest
+            // lobe is also the earliest and its full-rate top already reaches
+            // the highest threshold any second lobe could set (the NSDF is at
+            // most 1; `ceiling` allows for the single-precision sums): then
+            // its climb, a pass over the frame, is skipped. A periodic frame's
+            // usual case; the reading is the same either way.
+            let ceiling = configuration.keyMaximumFraction * max(1 + 1e-5, high.b)
+            let settled = keyLags.first == first && high.b >= ceiling && values[first] >= ceiling - margin
+                && high.b >= configuration.clarityMin
+            let next = second >= 0 && !settled ? climb(from: second, energy: energy) : high
             let bestFull = max(high.b, next.b)
             guard bestFull >= configuration.clarityMin else { return nil }
             let threshold = configuration.keyMaximumFraction * bestFull
