@@ -8,9 +8,11 @@ import ToneTestSupport
 /// number of cycles; neither figure may depend on how many it holds.
 @Suite("PitchDetector level and SNR")
 struct PitchDetectorPowerTests {
-    /// A sine of amplitude 0.5 (−6.02 dBFS), 1.6 s at 48 kHz.
-    static func sine(frequencyHz: Double, amplitude: Double = 0.5, phase: Double = 0.3) -> [Double] {
-        (0..<76_800).map { amplitude * sin(2 * Double.pi * frequencyHz * Double($0) / Pluck.sampleRateHz + phase) }
+    /// A sine of amplitude 0.5 (−6.02 dBFS), 1.6 s at 48 kHz, with white noise of `noiseRMS`.
+    static func sine(frequencyHz: Double, noiseRMS: Double = 0, seed: UInt64 = 0) -> [Double] {
+        var random = SeededRandom(seed: seed)
+        return TestSignal.sine(frequencyHz: frequencyHz, amplitude: 0.5, phase: 0.3, count: 76_800,
+                               noiseRMS: noiseRMS, random: &random).map(Double.init)
     }
 
     /// Frequencies whose windows hold a fraction of a cycle more or less
@@ -35,11 +37,9 @@ struct PitchDetectorPowerTests {
     @Test("a sine in white noise at 20 dB: median SNR within 0.5 dB of it, no window 4 dB off",
           arguments: [82.41, 240.0, 1000.0])
     func noisySine(frequencyHz: Double) throws {
-        var signal = Self.sine(frequencyHz: frequencyHz)
-        var random = SeededRandom(seed: 20 &+ UInt64(frequencyHz))
         // Signal power 0.125 (A²/2), noise 20 dB below it.
-        let noiseRMS = (0.125 / 100).squareRoot()
-        for n in signal.indices { signal[n] += noiseRMS * random.gaussian() }
+        let signal = Self.sine(frequencyHz: frequencyHz, noiseRMS: (0.125 / 100).squareRoot(),
+                               seed: 20 &+ UInt64(frequencyHz))
         let reports = PitchDetectorAccuracyTests.sounding(try Pluck.analyze(signal, hopFrames: 512))
         let snrs = reports.compactMap(\.reading.snrDB)
         #expect(snrs.count == reports.count && snrs.count > 100)
