@@ -237,7 +237,17 @@ extension JackServerTests {
                 let mark = lastReportTime(live)
                 midi.send(0xE0, lsb, msb)
                 let hz = 440 * pow(2, semitones / 12)
-                #expect(reads(live, hz, dbfs: -18, after: mark), "bend to \(semitones) semitones: \(hz) Hz")
+                var heard = reads(live, hz, dbfs: -18, after: mark, timeoutSeconds: 5)
+                // A JACK MIDI event lives one period: a period the node missed
+                // (an xrun, which it says on stderr) takes the event with it.
+                // Then, and only then, the bend (an absolute value) is sent again.
+                if !heard && live.stderr.contains("xrun(s)") {
+                    print("[note] pitch bend to \(semitones) semitones not read after an xrun; sent again")
+                    midi.send(0xE0, lsb, msb)
+                    heard = reads(live, hz, dbfs: -18, after: mark)
+                }
+                let last = readings(live).suffix(4).map { "\($0.time) s \($0.hz.map { String($0) } ?? "none")" }
+                #expect(heard, "bend to \(semitones) semitones: \(hz) Hz; stderr: \(live.stderr); last readings: \(last)")
             }
             let mark = lastReportTime(live)
             midi.send(0x80, 69, 0)
