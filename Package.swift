@@ -19,12 +19,14 @@ let package = Package(
     ],
     targets: [
         // One C module per system library; exactly one Swift module imports each.
-        .systemLibrary(
-            name: "CJack", pkgConfig: "jack",
-            providers: [.apt(["libjack-jackd2-dev"])]),
-        .systemLibrary(
-            name: "CFFTW", pkgConfig: "fftw3f",
-            providers: [.apt(["libfftw3-dev"])]),
+        // CJack and CFFTW carry inline C of ours (shim.h), so they are C targets,
+        // not system libraries: only then does a change to shim.h rebuild the
+        // Swift that imports it (see Sources/CJack/shim.c). Their libraries are
+        // Debian's libjack-jackd2-dev and libfftw3-dev (scripts/install-deps).
+        .target(name: "CJack", publicHeadersPath: ".",
+                linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("pthread")]),
+        .target(name: "CFFTW", publicHeadersPath: ".",
+                linkerSettings: [.linkedLibrary("fftw3f"), .linkedLibrary("fftw3")]),
         .systemLibrary(
             name: "CLiblo", pkgConfig: "liblo",
             providers: [.apt(["liblo-dev"])]),
