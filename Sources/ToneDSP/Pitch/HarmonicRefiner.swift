@@ -35,6 +35,9 @@ final class HarmonicRefiner {
     let maxHarmonics: Int
     /// The last evaluation's sums, harmonic `h` at `h − 1` (`maxHarmonics` of them).
     private let sums: UnsafeMutablePointer<HarmonicSums>
+    /// Whether harmonic `h` (at `h − 1`) was loud in the last evaluation:
+    /// a guess of the path that costs least this time, never of the result.
+    private let wasLoud: UnsafeMutablePointer<Bool>
 
     init(frameSize: Int, maxHarmonics: Int) {
         self.frameSize = frameSize
@@ -63,6 +66,8 @@ final class HarmonicRefiner {
         folded.initialize(repeating: 0, count: foldedCount)
         sums = .allocate(capacity: maxHarmonics)
         sums.initialize(repeating: HarmonicSums(), count: maxHarmonics)
+        wasLoud = .allocate(capacity: maxHarmonics)
+        wasLoud.initialize(repeating: true, count: maxHarmonics)
     }
 
     deinit {
@@ -70,6 +75,7 @@ final class HarmonicRefiner {
         blackmanHarris.deallocate()
         UnsafeMutableRawPointer(folded).deallocate()
         sums.deallocate()
+        wasLoud.deallocate()
     }
 
     /// S0 = Σ y e^{−ihωt}, S1 = Σ t y e^{−ihωt} and S2 = Σ t² y e^{−ihωt} of one harmonic `h`.
@@ -205,6 +211,14 @@ final class HarmonicRefiner {
     /// `quietFraction` of the power found so far, so a pure tone costs four
     /// harmonics instead of eight. What the rest would add to the Newton step
     /// is of that order too (their own leakage and noise).
+    ///
+    /// A quiet harmonic (below `quietFraction` of the power found before it)
+    /// counts with its power only: its S1 and S2, a part of the Newton step
+    /// of that order, are zero, so it needs only S0 (two of the six folded
+    /// arrays). A harmonic quiet in the last evaluation gets its S0 first and
+    /// its S1 and S2 only if it turns out loud; one loud then gets all three
+    /// in one pass (and loses S1 and S2 if it turns out quiet). The guess
+    /// picks the cheaper path for a steady sound and never the result.
     private func evaluate(omega: Double, harmonics: Int) -> Int {
         // Harmonic h's angles are h times the fundamental's: libm for the
         // fundamental only, a double-precision rotation per further harmonic
@@ -217,10 +231,28 @@ final class HarmonicRefiner {
             var quiet = 0.0
             for k in first..<(first + count) {
                 if k > 0 { angles.rotate(by: fundamental) }
-                sums[k] = harmonicSums(angles)
-                let power = sums[k].power
-                if k > 0 { quiet += power }
-                found += power
+                var sum: HarmonicSums
+                if k == 0 || wasLoud[k] {
+                    var all = AllSums()
+                    accumulate(angles, into: &all)
+                    sum = all.result
+                } else {
+                    var power = PowerSums()
+                    accumulate(angles, into: &power)
+                    sum = power.result
+                }
+                let loud = k == 0 || sum.power >= Self.quietFraction * found
+                if loud && !(k == 0 || wasLoud[k]) {
+                    var derivatives = DerivativeSums()
+                    accumulate(angles, into: &derivatives)
+                    (sum.s1r, sum.s1i, sum.s2r, sum.s2i) = derivatives.result
+                } else if !loud {
+                    (sum.s1r, sum.s1i, sum.s2r, sum.s2i) = (0, 0, 0, 0)
+                }
+                wasLoud[k] = loud
+                sums[k] = sum
+                if k > 0 { quiet += sum.power }
+                found += sum.power
             }
             first += count
             if count >= 4 && quiet < Self.quietFraction * found { break }
@@ -228,9 +260,89 @@ final class HarmonicRefiner {
         return first
     }
 
-    /// The sums of one harmonic, at `omegaH` radians per sample, over the
-    /// folded pairs: S0 = Σ E cos − i O sin, S1 = Σ tO cos − i tE sin,
-    /// S2 = Σ t²E cos − i t²O sin (t > 0).
+    /// What one pass over the folded pairs sums: `Lanes` accumulators, fed
+    /// eight pairs a step (two runs of four lanes, the phasors of each).
+    private protocol PairSums {
+        /// Adds pairs m…m+7 with the phasors `c`, `s` (pairs m…m+3) and `c4`, `s4` (m+4…m+7).
+        mutating func add(_ folded: UnsafeMutablePointer<Float>, half: Int, _ m: Int,
+                          c: SIMD4<Float>, s: SIMD4<Float>, c4: SIMD4<Float>, s4: SIMD4<Float>)
+        /// Moves a block's single-precision sums into the double-precision totals.
+        mutating func endBlock()
+    }
+
+    /// S0, S1 and S2: all six arrays.
+    private struct AllSums: PairSums {
+        var block = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+        var total = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
+        @inline(__always)
+        mutating func add(_ folded: UnsafeMutablePointer<Float>, half: Int, _ m: Int,
+                          c: SIMD4<Float>, s: SIMD4<Float>, c4: SIMD4<Float>, s4: SIMD4<Float>) {
+            let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
+            let tte = folded + 4 * half, tto = folded + 5 * half
+            block.0 += lanes(e, m) * c + lanes(e, m + 4) * c4
+            block.1 += lanes(o, m) * s + lanes(o, m + 4) * s4
+            block.2 += lanes(to, m) * c + lanes(to, m + 4) * c4
+            block.3 += lanes(te, m) * s + lanes(te, m + 4) * s4
+            block.4 += lanes(tte, m) * c + lanes(tte, m + 4) * c4
+            block.5 += lanes(tto, m) * s + lanes(tto, m + 4) * s4
+        }
+        @inline(__always)
+        mutating func endBlock() {
+            total.0 += SIMD4<Double>(block.0); total.1 -= SIMD4<Double>(block.1)
+            total.2 += SIMD4<Double>(block.2); total.3 -= SIMD4<Double>(block.3)
+            total.4 += SIMD4<Double>(block.4); total.5 -= SIMD4<Double>(block.5)
+            block = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+        }
+        var result: HarmonicSums {
+            HarmonicSums(s0r: total.0.sum(), s0i: total.1.sum(), s1r: total.2.sum(), s1i: total.3.sum(),
+                         s2r: total.4.sum(), s2i: total.5.sum())
+        }
+    }
+
+    /// S0 only: the arrays E and O.
+    private struct PowerSums: PairSums {
+        var block = (SIMD4<Float>(), SIMD4<Float>())
+        var total = (SIMD4<Double>(), SIMD4<Double>())
+        @inline(__always)
+        mutating func add(_ folded: UnsafeMutablePointer<Float>, half: Int, _ m: Int,
+                          c: SIMD4<Float>, s: SIMD4<Float>, c4: SIMD4<Float>, s4: SIMD4<Float>) {
+            let e = folded, o = folded + half
+            block.0 += lanes(e, m) * c + lanes(e, m + 4) * c4
+            block.1 += lanes(o, m) * s + lanes(o, m + 4) * s4
+        }
+        @inline(__always)
+        mutating func endBlock() {
+            total.0 += SIMD4<Double>(block.0); total.1 -= SIMD4<Double>(block.1)
+            block = (SIMD4<Float>(), SIMD4<Float>())
+        }
+        var result: HarmonicSums { HarmonicSums(s0r: total.0.sum(), s0i: total.1.sum()) }
+    }
+
+    /// S1 and S2 only: the four arrays weighted by t and t².
+    private struct DerivativeSums: PairSums {
+        var block = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+        var total = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
+        @inline(__always)
+        mutating func add(_ folded: UnsafeMutablePointer<Float>, half: Int, _ m: Int,
+                          c: SIMD4<Float>, s: SIMD4<Float>, c4: SIMD4<Float>, s4: SIMD4<Float>) {
+            let to = folded + 2 * half, te = folded + 3 * half, tte = folded + 4 * half, tto = folded + 5 * half
+            block.0 += lanes(to, m) * c + lanes(to, m + 4) * c4
+            block.1 += lanes(te, m) * s + lanes(te, m + 4) * s4
+            block.2 += lanes(tte, m) * c + lanes(tte, m + 4) * c4
+            block.3 += lanes(tto, m) * s + lanes(tto, m + 4) * s4
+        }
+        @inline(__always)
+        mutating func endBlock() {
+            total.0 += SIMD4<Double>(block.0); total.1 -= SIMD4<Double>(block.1)
+            total.2 += SIMD4<Double>(block.2); total.3 -= SIMD4<Double>(block.3)
+            block = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+        }
+        /// (S1 re, S1 im, S2 re, S2 im).
+        var result: (Double, Double, Double, Double) { (total.0.sum(), total.1.sum(), total.2.sum(), total.3.sum()) }
+    }
+
+    /// One harmonic's sums at `angles` over the folded pairs, S0 = Σ E cos − i O sin,
+    /// S1 = Σ tO cos − i tE sin, S2 = Σ t²E cos − i t²O sin (t > 0): those of them `sums` takes.
     ///
     /// Eight consecutive pairs a step, as two runs of four single-precision
     /// lanes loaded straight from the folded arrays (one lane per harmonic
@@ -241,10 +353,8 @@ final class HarmonicRefiner {
     /// sums go into double precision per block, so rounding neither drifts
     /// nor accumulates.
     @inline(__always)
-    private func harmonicSums(_ angles: Angles) -> HarmonicSums {
+    private func accumulate<Sums: PairSums>(_ angles: Angles, into sums: inout Sums) {
         let half = frameSize / 2, block = Angles.block    // half is a power of two ≥ 128: whole blocks of whole steps
-        let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
-        let tte = folded + 4 * half, tto = folded + 5 * half
         // Lane l of the first run starts at t = l + ½, of the second at
         // t = l + 4½; each start advances by a block through a double-
         // precision rotation (a few dozen per frame: no drift worth the name,
@@ -257,8 +367,6 @@ final class HarmonicRefiner {
         }
         let blockC = angles.cosines[3], blockS = angles.sines[3]
         let stepC = SIMD4<Float>(repeating: Float(angles.cosines[2])), stepS = SIMD4<Float>(repeating: Float(angles.sines[2]))
-        var t0r = SIMD4<Double>(), t0i = SIMD4<Double>(), t1r = SIMD4<Double>(), t1i = SIMD4<Double>()
-        var t2r = SIMD4<Double>(), t2i = SIMD4<Double>()
         var start = 0
         while start < half {
             let end = min(half, start + block)
@@ -267,17 +375,10 @@ final class HarmonicRefiner {
             let nextC = startC * blockC - startS * blockS
             startS = startC * blockS + startS * blockC
             startC = nextC
-            var a0r = SIMD4<Float>(), a0i = SIMD4<Float>(), a1r = SIMD4<Float>(), a1i = SIMD4<Float>()
-            var a2r = SIMD4<Float>(), a2i = SIMD4<Float>()
             var m = start
             // safe: `folded` is 64-byte aligned and every array in it starts at a multiple of four floats.
             while m < end {
-                a0r += Self.lanes(e, m) * c + Self.lanes(e, m + 4) * c4
-                a0i += Self.lanes(o, m) * s + Self.lanes(o, m + 4) * s4
-                a1r += Self.lanes(to, m) * c + Self.lanes(to, m + 4) * c4
-                a1i += Self.lanes(te, m) * s + Self.lanes(te, m + 4) * s4
-                a2r += Self.lanes(tte, m) * c + Self.lanes(tte, m + 4) * c4
-                a2i += Self.lanes(tto, m) * s + Self.lanes(tto, m + 4) * s4
+                sums.add(folded, half: half, m, c: c, s: s, c4: c4, s4: s4)
                 let nc = c * stepC - s * stepS, nc4 = c4 * stepC - s4 * stepS
                 s = c * stepS + s * stepC
                 s4 = c4 * stepS + s4 * stepC
@@ -285,13 +386,9 @@ final class HarmonicRefiner {
                 c4 = nc4
                 m += 8
             }
-            t0r += SIMD4<Double>(a0r); t0i -= SIMD4<Double>(a0i)
-            t1r += SIMD4<Double>(a1r); t1i -= SIMD4<Double>(a1i)
-            t2r += SIMD4<Double>(a2r); t2i -= SIMD4<Double>(a2i)
+            sums.endBlock()
             start = end
         }
-        return HarmonicSums(s0r: t0r.sum(), s0i: t0i.sum(), s1r: t1r.sum(), s1i: t1i.sum(),
-                            s2r: t2r.sum(), s2i: t2i.sum())
     }
 
     /// Cosines and sines of the angles one harmonic's sums need, for `ωₕ`
@@ -317,12 +414,13 @@ final class HarmonicRefiner {
         }
     }
 
-    /// Four floats from `array + m` (`m` a multiple of four), an aligned load.
-    @inline(__always)
-    private static func lanes(_ array: UnsafeMutablePointer<Float>, _ m: Int) -> SIMD4<Float> {
-        UnsafeRawPointer(array + m).load(as: SIMD4<Float>.self)
-    }
 
     /// −60 dB: below this share of the power, further harmonics are not evaluated.
     static let quietFraction = 1e-6
+}
+
+/// Four floats from `array + m` (`m` a multiple of four), an aligned load.
+@inline(__always)
+private func lanes(_ array: UnsafeMutablePointer<Float>, _ m: Int) -> SIMD4<Float> {
+    UnsafeRawPointer(array + m).load(as: SIMD4<Float>.self)
 }
