@@ -16,6 +16,19 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     public var refinementTopHz: Double = 5000
     /// Harmonics used for the refinement at most.
     public var maxHarmonics: Int = 8
+    /// Start a window's refinement from the last window's pitch while that
+    /// pitch is clear (see `PitchDetector.estimate`), skipping the NSDF. Off:
+    /// every window searched from scratch (tests compare the two).
+    public var tracksClearPitch = true
+    /// A pitch is clear, and tracked, at this SNR or above…
+    public var trackingSNRMinDB = 30.0
+    /// …with at least this share of the harmonic power in its fundamental.
+    public var trackingFundamentalShareMin = 0.5
+    /// A tracked window's refined pitch must stay within this many bins of
+    /// the last: its one Newton step then ends as close to the top as the
+    /// search's does (a step of 0.08 bin, 5 cents at 330 Hz, ended 0.05
+    /// cent short of it; this is 16 times shorter, its error 256 times less).
+    public var trackingStepMaxBins = 0.005
 
     /// Lowest fundamental the default settings search: below the open low B of a five-string bass (30.9 Hz).
     public static let defaultLowHz = 30.0

@@ -16,12 +16,14 @@ struct PitchDetectorPowerTests {
     }
 
     /// Frequencies whose windows hold a fraction of a cycle more or less
-    /// (20.48 cycles of 240 Hz in 4096 samples), all read through the
-    /// Blackman–Harris window (6 bins of spacing and more). Below that, Hann's
-    /// sidelobes let a sine's negative-frequency image into its harmonic sum:
-    /// a clean 50 Hz sine reads 34–60 dB.
-    @Test("a clean sine: level within 0.001 dB of its own, SNR within 1.5 dB of the 60 dB ceiling in every window",
-          arguments: [82.41, 240.0, 1000.0, 3520.0])
+    /// (20.48 cycles of 240 Hz in 4096 samples), read through the
+    /// Blackman–Harris window (6 bins of spacing and more) and, at 50 Hz
+    /// (4.3 bins), Hann's. Each window's sidelobes let a sine's negative-
+    /// frequency image into its harmonic sum, a cross term that moves with
+    /// the sine's phase: without taking it out, clean sines read 57.9 dB
+    /// (82.41 Hz) and 34 dB (50 Hz) in their worst windows.
+    @Test("a clean sine: level within 0.001 dB of its own, SNR within 0.1 dB of the 60 dB ceiling in every window",
+          arguments: [50.0, 82.41, 240.0, 1000.0, 3520.0])
     func cleanSine(frequencyHz: Double) throws {
         let reports = PitchDetectorAccuracyTests.sounding(try Pluck.analyze(Self.sine(frequencyHz: frequencyHz), hopFrames: 512))
         #expect(reports.count > 100)
@@ -31,7 +33,7 @@ struct PitchDetectorPowerTests {
         let worstLevel = levels.map { abs($0 - expectedDBFS) }.max() ?? .infinity
         report("clean sine \(frequencyHz) Hz: \(reports.count) windows, level off by ≤ \(formatted(worstLevel)) dB, SNR \(formatted(snrs.min() ?? .nan))…\(formatted(snrs.max() ?? .nan)) dB")
         #expect(worstLevel < 0.001)
-        #expect((snrs.min() ?? 0) > 58.5)
+        #expect((snrs.min() ?? 0) > 59.9)
     }
 
     @Test("a sine in white noise at 20 dB: median SNR within 0.5 dB of it, no window 4 dB off",
