@@ -35,6 +35,14 @@ final class HarmonicRefiner {
     let maxHarmonics: Int
     /// The last evaluation's sums, harmonic `h` at `h − 1` (`maxHarmonics` of them).
     private let sums: UnsafeMutablePointer<HarmonicSums>
+    /// Under Hann, the loud harmonics' orders and their S0, X′ and X″ (re, re′,
+    /// re″, im, im′, im″ each), and room for the joint fit's Gram matrix and
+    /// right-hand side (`jointFitEnergy`).
+    private let loudOrders: UnsafeMutablePointer<Double>
+    private let loudSums: UnsafeMutablePointer<Double>
+    private let fitScratch: UnsafeMutablePointer<Double>
+    /// W(k·ω) for k = 0…2·maxHarmonics, the joint fit's Gram entries.
+    private let transforms: UnsafeMutablePointer<Double>
     /// Whether harmonic `h` (at `h − 1`) was loud in the last evaluation:
     /// a guess of the path that costs least this time, never of the result.
     private let wasLoud: UnsafeMutablePointer<Bool>
@@ -68,6 +76,10 @@ final class HarmonicRefiner {
         sums.initialize(repeating: HarmonicSums(), count: maxHarmonics)
         wasLoud = .allocate(capacity: maxHarmonics)
         wasLoud.initialize(repeating: true, count: maxHarmonics)
+        loudOrders = .allocate(capacity: maxHarmonics)
+        loudSums = .allocate(capacity: 6 * maxHarmonics)
+        fitScratch = .allocate(capacity: (maxHarmonics + 1) * (maxHarmonics + 2))
+        transforms = .allocate(capacity: 2 * maxHarmonics + 1)
     }
 
     deinit {
@@ -76,6 +88,10 @@ final class HarmonicRefiner {
         UnsafeMutableRawPointer(folded).deallocate()
         sums.deallocate()
         wasLoud.deallocate()
+        loudOrders.deallocate()
+        loudSums.deallocate()
+        fitScratch.deallocate()
+        transforms.deallocate()
     }
 
     /// S0 = Σ y e^{−ihωt}, S1 = Σ t y e^{−ihωt} and S2 = Σ t² y e^{−ihωt} of one harmonic `h`.
@@ -167,7 +183,8 @@ final class HarmonicRefiner {
         // plain mean, taken out before, leaves a constant under the window
         // when the frame holds a fraction of a cycle more or less, and that
         // constant is not part of any harmonic.
-        let windowedMean = plain.sum() / sumWindow
+        let constant = plain.sum()
+        let windowedMean = constant / sumWindow
         let windowedPower = (squares.sum() / 2 - 2 * windowedMean * weighted.sum()
                              + windowedMean * windowedMean * squareSumWindow) / squareSumWindow
         var omega = start
@@ -177,7 +194,7 @@ final class HarmonicRefiner {
             harmonics = evaluate(omega: omega, harmonics: harmonics)
             var first = 0.0, second = 0.0
             power = 0
-            var corrected = 0.0
+            var plain = 0.0, corrected = 0.0, loud = 0
             for k in 0..<harmonics {
                 let h = Double(k + 1)
                 // X = S0, X' = −i·S1, X'' = −S2 (derivatives in ω at h·ω).
@@ -185,27 +202,57 @@ final class HarmonicRefiner {
                 let xr = sum.s0r, xi = sum.s0i            // S0 (re, im)
                 let dr = sum.s1i, di = -sum.s1r           // X' = −i(S1r + i S1i) = S1i − i S1r
                 let sr = -sum.s2r, si = -sum.s2i          // X''
-                power += sum.power
-                first += h * 2 * (xr * dr + xi * di)
-                second += h * h * 2 * (xr * sr + xi * si + dr * dr + di * di)
-                // A real partial's S0 carries its negative-frequency image:
-                // A/2·(e^{iφ}·W(0) + e^{−iφ}·W(2hω)), W the window's transform
-                // (real: the window is symmetric about t = 0). So |S0|² is
-                // off its A²/4·W(0)² by the cross term 2·W(2hω)/W(0)·cos 2φ, up
-                // to 1e-5 of it through Blackman–Harris at 7 bins and 1e-3
-                // through Hann at 4: a clean sine's SNR read 58 dB, or 34. The
-                // parts of S0 along and across the phase each carry W(0) ± W(2hω):
-                // divided by them, they give the partial's own power.
-                // (Quiet harmonics as they are: their image is below their noise.)
-                if k == 0 || sum.s1r != 0 || sum.s1i != 0 {
-                    let image = Self.transform(cosineTerms, frameSize: w, theta: 2 * h * omega)
-                    let along = xr * sumWindow / (sumWindow + image), across = xi * sumWindow / (sumWindow - image)
-                    corrected += along * along + across * across
-                } else {
+                plain += sum.power
+                // A quiet harmonic: its power, nothing for the step.
+                guard k == 0 || sum.s1r != 0 || sum.s1i != 0 else {
+                    power += sum.power
                     corrected += sum.power
+                    continue
+                }
+                // The partial's own power. A real partial's S0 carries its
+                // negative-frequency image, A/2·(e^{iφ}·W(0) + e^{−iφ}·W(2hω)),
+                // W the window's transform (real: the window is symmetric
+                // about t = 0): its real part carries W(0) + W(2hω), its
+                // imaginary part W(0) − W(2hω). |S0|² is then off A²/4·W(0)²
+                // by a cross term that moves with the phase, up to 1e-5 of it
+                // through Blackman–Harris at 7 bins and 1e-3 through Hann at
+                // 4 (a clean sine's SNR read 58 dB, or 34); each part divided
+                // by its own is not.
+                let image = Self.transform(cosineTerms, frameSize: w, theta: 2 * h * omega)
+                let along = xr * sumWindow / (sumWindow + image), across = xi * sumWindow / (sumWindow - image)
+                corrected += along * along + across * across
+                if useBlackmanHarris {
+                    // J = Σ|X|²: its top is the partials' frequency within a
+                    // thousandth of a cent at 6 bins and more (Blackman–Harris's
+                    // sidelobes, −92 dB, keep the image and the neighbours out).
+                    power += sum.power
+                    first += h * 2 * (xr * dr + xi * di)
+                    second += h * h * 2 * (xr * sr + xi * si + dr * dr + di * di)
+                } else {
+                    (loudOrders + loud).pointee = h
+                    (loudSums + 6 * loud).initialize(from: [xr, dr, sr, xi, di, si], count: 6)
+                    loud += 1
                 }
             }
-            fundamentalShare = power > 0 ? sums[0].power / power : 0
+            if !useBlackmanHarris && loud > 0 {
+                // Below 6 bins of spacing, under Hann, the partials' main lobes
+                // reach their images, each other and the frame's constant, and
+                // |S0|²'s top was off the pitch: 3.7 cents low at 30.87 Hz
+                // (2.6 bins), 0.15 cent at 50 Hz. What is maximised there is
+                // the energy of the window-weighted least-squares fit of the
+                // loud partials and a constant together (`jointFitEnergy`),
+                // whose top is a clean harmonic sound's pitch; at ω ± δ, each
+                // partial's S0 carried there by its Taylor series (S1, S2),
+                // for the Newton step's derivatives.
+                let delta = 0.001 * 2 * Double.pi / Double(w)
+                let below = jointFitEnergy(omega: omega, offset: -delta, loud: loud, constant: constant, terms: cosineTerms)
+                let centre = jointFitEnergy(omega: omega, offset: 0, loud: loud, constant: constant, terms: cosineTerms)
+                let above = jointFitEnergy(omega: omega, offset: delta, loud: loud, constant: constant, terms: cosineTerms)
+                power += centre
+                first = (above - below) / (2 * delta)
+                second = (above - 2 * centre + below) / (delta * delta)
+            }
+            fundamentalShare = plain > 0 ? sums[0].power / plain : 0
             imageFree = power > 0 && corrected.isFinite ? corrected / power : 1
             guard second < 0 else { break }
             var step = -first / second
@@ -214,10 +261,11 @@ final class HarmonicRefiner {
             step = min(max(step, -limit), limit)
             omega += step
             // The power at the new ω, by the quadratic model the step comes
-            // from (J = Σ|X|², `first` = J′, `second` = J″): the evaluation's
-            // own is at the old ω, on the flank of each main lobe, and a start
-            // a fifth of a bin off (a high note's NSDF period) lost 0.1 % of
-            // a sine's power there: 0.005 dB of level, and an SNR of 30 dB.
+            // from (J the fit's energy, `first` = J′, `second` = J″): the
+            // evaluation's own is at the old ω, on the flank of each main
+            // lobe, and a start a fifth of a bin off (a high note's NSDF
+            // period) lost 0.1 % of a sine's power there: 0.005 dB of level,
+            // and an SNR of 30 dB.
             power += first * step + 0.5 * second * step * step
         }
         // |X|² of a sine of amplitude A is (A·Σw/2)²; A²/2 per harmonic.
@@ -436,6 +484,91 @@ final class HarmonicRefiner {
         }
     }
 
+
+    /// The energy of the window-weighted least-squares fit of the loud
+    /// partials (`loudOrders`, with their S0 and its derivatives in
+    /// `loudSums`) and a constant to the frame, at the fundamental
+    /// `omega + offset`, in |S0|²'s units (W(0)²/4 per unit amplitude
+    /// squared): what the partials add to the constant's fit alone. Each
+    /// partial's S0 there is its Taylor series from `omega`. With t about the
+    /// frame's centre and the window symmetric, the cosines and the constant
+    /// are one set of normal equations and the sines another; their Gram
+    /// matrices come from the window's transform W:
+    /// Σw·cos(h·ωt)·cos(h′·ωt) = (W((h − h′)ω) + W((h + h′)ω))/2, the sines'
+    /// with a minus, Σw·cos(h·ωt) = W(hω). One partial alone, with no
+    /// constant and W(2hω) = 0, gives |S0|².
+    private func jointFitEnergy(omega centre: Double, offset: Double, loud: Int, constant: Double,
+                                terms: [Double]) -> Double {
+        let omega = centre + offset
+        let w0 = hannSum
+        // W at every multiple of ω the matrices need (the orders are whole
+        // numbers: their sums and differences reach twice the highest).
+        let highest = Int(loudOrders[loud - 1])
+        for multiple in 0...(2 * highest) {
+            transforms[multiple] = multiple == 0 ? w0
+                : Self.transform(terms, frameSize: frameSize, theta: Double(multiple) * omega)
+        }
+        func window(_ multiple: Double) -> Double { transforms[Int(multiple)] }
+        let even = loud + 1
+        let gram = fitScratch, right = fitScratch + even * even
+        // The cosines and the constant.
+        gram[0] = w0
+        right[0] = constant
+        for i in 0..<loud {
+            let h = loudOrders[i]
+            let sums = loudSums + 6 * i
+            right[i + 1] = sums[0] + offset * h * sums[1] + 0.5 * offset * offset * h * h * sums[2]
+            gram[i + 1] = window(h)
+            gram[(i + 1) * even] = gram[i + 1]
+            for j in 0...i {
+                let other = loudOrders[j]
+                let value = (window(abs(h - other)) + window(h + other)) / 2
+                gram[(i + 1) * even + j + 1] = value
+                gram[(j + 1) * even + i + 1] = value
+            }
+        }
+        let evenEnergy = Self.quadraticForm(gram, right, even) - constant * constant / w0
+        // The sines.
+        for i in 0..<loud {
+            let h = loudOrders[i]
+            let sums = loudSums + 6 * i
+            right[i] = sums[3] + offset * h * sums[4] + 0.5 * offset * offset * h * h * sums[5]
+            for j in 0...i {
+                let other = loudOrders[j]
+                let value = (window(abs(h - other)) - window(h + other)) / 2
+                gram[i * loud + j] = value
+                gram[j * loud + i] = value
+            }
+        }
+        let oddEnergy = Self.quadraticForm(gram, right, loud)
+        return w0 / 2 * (evenEnergy + oddEnergy)
+    }
+
+    /// rᵀ·G⁻¹·r for the symmetric positive definite n × n `gram` (row-major;
+    /// both are overwritten), by Cholesky: ‖L⁻¹r‖² with G = L·Lᵀ.
+    static func quadraticForm(_ gram: UnsafeMutablePointer<Double>, _ right: UnsafeMutablePointer<Double>,
+                              _ n: Int) -> Double {
+        for j in 0..<n {
+            var diagonal = gram[j * n + j]
+            for k in 0..<j { diagonal -= gram[j * n + k] * gram[j * n + k] }
+            guard diagonal > 0 else { return .nan }
+            let root = diagonal.squareRoot()
+            gram[j * n + j] = root
+            for i in (j + 1)..<n {
+                var value = gram[i * n + j]
+                for k in 0..<j { value -= gram[i * n + k] * gram[j * n + k] }
+                gram[i * n + j] = value / root
+            }
+        }
+        var energy = 0.0
+        for i in 0..<n {
+            var value = right[i]
+            for k in 0..<i { value -= gram[i * n + k] * right[k] }
+            right[i] = value / gram[i * n + i]
+            energy += right[i] * right[i]
+        }
+        return energy
+    }
 
     /// The windows as cosine sums about the frame's centre, w(t) = Σₖ cₖ·cos(2πkt/W)
     /// (t = n + ½ − W/2): the stored windows' terms with their signs turned by that shift.
