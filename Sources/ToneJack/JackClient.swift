@@ -181,6 +181,23 @@ public final class JackClient {
         return Self.takeNames(jack_port_get_all_connections(handle, port))
     }
 
+    /// Whether anything is connected to one of our ports, once the
+    /// connections just made can show: jack2 switches to a graph with a new
+    /// connection at a cycle's start, and a query sleeps at most 1.1 periods
+    /// for that (JackAPI.cpp, `WaitGraphChange`), so one query right after
+    /// `jack_connect` can still read the graph before it (a late cycle, an
+    /// xrun). Asks every 20 ms for up to `seconds`, and stops asking when
+    /// `abandon` says so (the server gone). Main thread.
+    public func hasConnections(ofPort fullName: String, within seconds: Double = 1,
+                               abandon: () -> Bool = { false }) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while connections(ofPort: fullName).isEmpty {
+            if Date() > deadline || abandon() { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
     public func activate() throws {
         guard jack_activate(handle) == 0 else { throw JackError.activationFailed }
     }

@@ -117,16 +117,9 @@ public enum ChainRecorder {
         if let midiName {
             for destination in settings.connectMIDI { try client.connect(from: midiName, to: destination) }
         }
-        // An unconnected port can only time out: say so at once. jack2 shows a
-        // new connection from the next cycle on, so give each a few periods.
-        func isConnected(_ port: String) -> Bool {
-            let deadline = Date().addingTimeInterval(1)
-            while client.connections(ofPort: port).isEmpty {
-                if Date() > deadline || bridge.isShutdown { return false }
-                bridge.wait(timeoutMilliseconds: 20)
-            }
-            return true
-        }
+        // An unconnected port can only time out: say so at once (each gets
+        // the few periods jack2 takes to show a new connection).
+        func isConnected(_ port: String) -> Bool { client.hasConnections(ofPort: port, abandon: { bridge.isShutdown }) }
         if let midiName, !isConnected(midiName) { throw Failure.notConnected(port: midiName, option: "--connect-midi") }
         for output in outputs where settings.requiresAudioOutput && !isConnected(output) {
             throw Failure.notConnected(port: output, option: "--connect-out")

@@ -44,8 +44,9 @@ struct SendCommand: AsyncParsableCommand {
         let node = try Node(settings: settings)
         defer { node.stop() }
         jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) }
-        // Tones played into no port reach no one: not a success.
-        if node.client.connections(ofPort: node.outputPortName).isEmpty {
+        // Tones played into no port reach no one: not a success. (A
+        // connection just made shows a cycle or two later: see hasConnections.)
+        if !node.client.hasConnections(ofPort: node.outputPortName) {
             throw ModemCommandError("nothing is connected to \(node.outputPortName), so no one would hear the message; "
                                     + "connect it with --connect-out PORT (nothing was sent)")
         }
