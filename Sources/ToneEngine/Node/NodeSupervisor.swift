@@ -96,7 +96,11 @@ public final class NodeSupervisor {
             handle(.opened(node, reconnected: reconnected))
             if !pending.isEmpty { handle(.connectionsPending(pending)) }
             var connections = node.connections()
-            var lastSnapshotSeconds = 0.0
+            // The first report or message takes a new snapshot at once: one
+            // right after the node's own connects can miss them (jack2 shows
+            // a connection from the next period's graph on), and a server
+            // lost before the next second would reopen without them.
+            var lastSnapshotSeconds = -Double.infinity
             var serverGone = false
             var yieldsToAudio = false
             // The xruns and overflows last said; what came after (a stall just

@@ -52,6 +52,28 @@ extension JackServerTests {
             #expect(exit.status == 0 && exit.reason == .exit)
         }
 
+        @Test("a server lost in the node's first second: its connections come back with it")
+        func restartEarly() throws {
+            let name = "tn-test-early-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            var server = try startServer(name: name)
+            defer { server.stop() }
+            let live = try LiveCommand(["run", "-s", name, "-n", "early", "--json", "--freq", "997",
+                                        "--hop", "1024", "--connect-out", "early:in"])
+            // The first report: a fraction of the first second of audio.
+            #expect(live.waitUntil(timeoutSeconds: 10) { !$0.reports.isEmpty }, "stderr: \(live.stderr)")
+            let before = live.reports.compactMap { $0["time_s"] as? Double }.max() ?? 0
+            #expect(before < 1)
+            server.stop()
+            #expect(live.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("waiting for it to come back") },
+                    "stderr: \(live.stderr)")
+            server = try startServer(name: name)
+            #expect(live.waitUntil(timeoutSeconds: 15) { Self.exactReports($0, after: before, frequencyHz: 997).count >= 3 },
+                    "stderr: \(live.stderr)\nstdout tail: \(live.stdout.suffix(600))")
+            #expect(try connectionsOnServer(name)["early:out"] == ["early:in"])
+            live.signal(SIGINT)
+            #expect(live.exitStatus(timeoutSeconds: 5)?.status == 0)
+        }
+
         @Test("with --no-reconnect, run exits 1 with one line when the server goes away")
         func noReconnect() throws {
             let server = try startServer()
@@ -71,9 +93,11 @@ extension JackServerTests {
             #expect(live.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("client 'patient'") })
             server.stop()
             #expect(live.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("waiting for it to come back") })
+            let signalled = Date()
             live.signal(SIGTERM)
             let exit = try #require(live.exitStatus(timeoutSeconds: 5))
-            #expect(exit.status == 0 && exit.reason == .exit)
+            #expect(exit.status == 0 && exit.reason == .exit,
+                    "status \(exit.status) (\(exit.reason)) \(String(format: "%.2f", Date().timeIntervalSince(signalled))) s after SIGTERM; stderr: \(live.stderr)")
         }
 
         @Test("SIGINT, SIGTERM or SIGHUP at any moment of start-up: no hang, no crash",
