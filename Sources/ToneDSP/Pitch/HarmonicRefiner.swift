@@ -340,32 +340,24 @@ final class HarmonicRefiner {
         mutating func endBlock()
     }
 
-    /// S0, S1 and S2: all six arrays.
+    /// S0, S1 and S2: all six arrays, in one pass.
     private struct AllSums: PairSums {
-        var block = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
-        var total = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
+        var power = PowerSums(), derivatives = DerivativeSums()
         @inline(__always)
         mutating func add(_ folded: UnsafeMutablePointer<Float>, half: Int, _ m: Int,
                           c: SIMD4<Float>, s: SIMD4<Float>, c4: SIMD4<Float>, s4: SIMD4<Float>) {
-            let e = folded, o = folded + half, to = folded + 2 * half, te = folded + 3 * half
-            let tte = folded + 4 * half, tto = folded + 5 * half
-            block.0 += lanes(e, m) * c + lanes(e, m + 4) * c4
-            block.1 += lanes(o, m) * s + lanes(o, m + 4) * s4
-            block.2 += lanes(to, m) * c + lanes(to, m + 4) * c4
-            block.3 += lanes(te, m) * s + lanes(te, m + 4) * s4
-            block.4 += lanes(tte, m) * c + lanes(tte, m + 4) * c4
-            block.5 += lanes(tto, m) * s + lanes(tto, m + 4) * s4
+            power.add(folded, half: half, m, c: c, s: s, c4: c4, s4: s4)
+            derivatives.add(folded, half: half, m, c: c, s: s, c4: c4, s4: s4)
         }
         @inline(__always)
         mutating func endBlock() {
-            total.0 += SIMD4<Double>(block.0); total.1 -= SIMD4<Double>(block.1)
-            total.2 += SIMD4<Double>(block.2); total.3 -= SIMD4<Double>(block.3)
-            total.4 += SIMD4<Double>(block.4); total.5 -= SIMD4<Double>(block.5)
-            block = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+            power.endBlock()
+            derivatives.endBlock()
         }
         var result: HarmonicSums {
-            HarmonicSums(s0r: total.0.sum(), s0i: total.1.sum(), s1r: total.2.sum(), s1i: total.3.sum(),
-                         s2r: total.4.sum(), s2i: total.5.sum())
+            var sums = power.result
+            (sums.s1r, sums.s1i, sums.s2r, sums.s2i) = derivatives.result
+            return sums
         }
     }
 

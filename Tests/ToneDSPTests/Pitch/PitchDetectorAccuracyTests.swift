@@ -15,24 +15,35 @@ struct PitchDetectorAccuracyTests {
         reports.filter { $0.timeSeconds >= 0.1 && $0.timeSeconds <= 1.5 }
     }
 
-    @Test("Clean plucks E2–A4: no gross errors, median error ≤ 0.05 cent", arguments: Pluck.guitarMidiNotes)
-    func cleanPlucks(midiNote: Int) throws {
+    /// The sounding reports of the seeded additive plucks of `midiNote` (hop
+    /// 512), each with its |error| in cents.
+    static func pluckReadings(midiNote: Int) throws -> [(cents: Double, report: ToneReport)] {
         let truthHz = Pluck.frequencyHz(midiNote: midiNote)
-        var errors: [Double] = []
-        for seed in Self.seeds {
+        return try seeds.flatMap { seed in
             var random = SeededRandom(seed: seed &+ UInt64(midiNote))
             let signal = Pluck.additive(frequencyHz: truthHz, seconds: 1.6, random: &random)
-            for report in Self.sounding(try Pluck.analyze(signal, hopFrames: 512)) {
-                errors.append(abs(Pluck.centsError(report.reading.frequencyHz, truthHz: truthHz)))
-                #expect(report.pitch?.midiNote == midiNote)
+            return try sounding(Pluck.analyze(signal, hopFrames: 512)).map { report in
+                (abs(Pluck.centsError(report.reading.frequencyHz, truthHz: truthHz)), report)
             }
         }
+    }
+
+    @Test("Clean plucks E2–A4: no gross errors, median error ≤ 0.05 cent", arguments: Pluck.guitarMidiNotes)
+    func cleanPlucks(midiNote: Int) throws {
+        let readings = try Self.pluckReadings(midiNote: midiNote)
+        let errors = readings.map(\.cents)
+        #expect(readings.allSatisfy { $0.report.pitch?.midiNote == midiNote })
+        Self.expectPlucks(errors, label: "clean pluck MIDI \(midiNote)", medianMaxCents: 0.05)
+    }
+
+    /// Enough frames, none grossly off (50 cents), the median within `medianMaxCents`.
+    static func expectPlucks(_ errors: [Double], label: String, medianMaxCents: Double) {
         let gross = errors.filter { $0 > 50 }.count
         let medianCents = median(errors)
-        report("clean pluck MIDI \(midiNote): \(errors.count) frames, \(gross) gross, median |error| \(formatted(medianCents)) cent, worst \(formatted(errors.max() ?? .nan)) cent")
+        report("\(label): \(errors.count) frames, \(gross) gross, median |error| \(formatted(medianCents)) cent, worst \(formatted(errors.max() ?? .nan)) cent")
         #expect(errors.count > 250)
         #expect(gross == 0)
-        #expect(medianCents <= 0.05)
+        #expect(medianCents <= medianMaxCents)
     }
 
     @Test("Karplus–Strong plucks E2–A4: no octave or other gross errors", arguments: Pluck.guitarMidiNotes)
@@ -131,21 +142,8 @@ struct PitchDetectorAccuracyTests {
     /// refiner does not fit, leaking through Hann's sidelobes.
     @Test("Bass plucks B0, E1, A1: no gross errors, median error ≤ 0.1 cent, none 1 cent off", arguments: [23, 28, 33])
     func bassPlucks(midiNote: Int) throws {
-        let truthHz = Pluck.frequencyHz(midiNote: midiNote)
-        var errors: [Double] = []
-        for seed in Self.seeds {
-            var random = SeededRandom(seed: seed &+ UInt64(midiNote))
-            let signal = Pluck.additive(frequencyHz: truthHz, seconds: 1.6, random: &random)
-            for report in Self.sounding(try Pluck.analyze(signal, hopFrames: 512)) {
-                errors.append(abs(Pluck.centsError(report.reading.frequencyHz, truthHz: truthHz)))
-            }
-        }
-        let gross = errors.filter { $0 > 50 }.count
-        let medianCents = median(errors)
-        report("bass pluck MIDI \(midiNote): \(errors.count) frames, \(gross) gross, median |error| \(formatted(medianCents)) cent, worst \(formatted(errors.max() ?? .nan)) cent")
-        #expect(errors.count > 250)
-        #expect(gross == 0)
-        #expect(medianCents <= 0.1)
+        let errors = try Self.pluckReadings(midiNote: midiNote).map(\.cents)
+        Self.expectPlucks(errors, label: "bass pluck MIDI \(midiNote)", medianMaxCents: 0.1)
         #expect((errors.max() ?? .infinity) < 1)
     }
 
