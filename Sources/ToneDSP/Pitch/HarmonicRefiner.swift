@@ -7,7 +7,10 @@ import Darwin
 /// Refines a fundamental by maximising the harmonic sum `J(ω) = Σₕ |X(h·ω)|²`
 /// of the windowed frame's DTFT (the approximate maximum-likelihood pitch of a
 /// harmonic signal in white noise) with Newton steps, evaluated exactly on the
-/// samples rather than on FFT bins, so it has no bin-grid bias.
+/// samples rather than on FFT bins, so it has no bin-grid bias. Below 6 bins
+/// of spacing (Hann) J is instead the energy of the joint least-squares fit
+/// of the loud partials and a constant (`jointFitEnergy`): there |X|² carries
+/// each partial's image, its neighbours and the frame's constant.
 ///
 /// An amplitude envelope (a pluck's decay, an onset) is real, so it widens
 /// each partial's peak symmetrically and does not move it.

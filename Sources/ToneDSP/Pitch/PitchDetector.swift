@@ -18,9 +18,11 @@ import Darwin
 ///    repeats at the fundamental's period, so that is what is found.
 /// 2. No-pitch gate: the NSDF value at that period (the clarity) must reach
 ///    `clarityMin`. White or pink noise and silence do not.
-/// 3. `HarmonicRefiner` maximises the harmonic sum of the Hann-windowed frame
+/// 3. `HarmonicRefiner` maximises the harmonic sum of the windowed frame
 ///    around that period with Newton steps on the samples, which removes the
 ///    bias of interpolating the NSDF (a decaying pluck tilts it).
+/// 4. A clear pitch is tracked: the next window's step starts from it and 1–2
+///    are skipped while it stays clear (see `estimate`).
 ///
 /// Worker only: owns its FFT plans and buffers.
 public final class PitchDetector {
