@@ -46,9 +46,14 @@ final class HarmonicRefiner {
     private let fitScratch: UnsafeMutablePointer<Double>
     /// W(k·ω) for k = 0…2·maxHarmonics, the joint fit's Gram entries.
     private let transforms: UnsafeMutablePointer<Double>
-    /// Whether harmonic `h` (at `h − 1`) was loud in the last evaluation:
-    /// a guess of the path that costs least this time, never of the result.
-    private let wasLoud: UnsafeMutablePointer<Bool>
+    /// The windows' transforms W(θ) (see `WindowTransform`).
+    private let hannTransform: WindowTransform
+    private let blackmanHarrisTransform: WindowTransform
+    /// Whether harmonic `h` (at `h − 1`) was loud in the last evaluation
+    /// (quiet: below `quietFraction` of the power before it, S1 and S2 zero):
+    /// what `refine` reads right after it, and the next evaluation's guess of
+    /// the path that costs least, never of the result.
+    private let isLoud: UnsafeMutablePointer<Bool>
 
     init(frameSize: Int, maxHarmonics: Int) {
         self.frameSize = frameSize
@@ -71,14 +76,16 @@ final class HarmonicRefiner {
         self.blackmanHarrisSum = blackmanHarrisSum
         self.hannSquareSum = hannSquareSum
         self.blackmanHarrisSquareSum = blackmanHarrisSquareSum
+        hannTransform = WindowTransform(terms: Self.hannTerms, frameSize: frameSize)
+        blackmanHarrisTransform = WindowTransform(terms: Self.blackmanHarrisTerms, frameSize: frameSize)
         let foldedCount = 6 * (frameSize / 2)
         folded = UnsafeMutableRawPointer.allocate(byteCount: foldedCount * MemoryLayout<Float>.stride, alignment: 64)
             .bindMemory(to: Float.self, capacity: foldedCount)
         folded.initialize(repeating: 0, count: foldedCount)
         sums = .allocate(capacity: maxHarmonics)
         sums.initialize(repeating: HarmonicSums(), count: maxHarmonics)
-        wasLoud = .allocate(capacity: maxHarmonics)
-        wasLoud.initialize(repeating: true, count: maxHarmonics)
+        isLoud = .allocate(capacity: maxHarmonics)
+        isLoud.initialize(repeating: true, count: maxHarmonics)
         loudOrders = .allocate(capacity: maxHarmonics)
         loudSums = .allocate(capacity: 6 * maxHarmonics)
         fitScratch = .allocate(capacity: (maxHarmonics + 1) * (maxHarmonics + 2))
@@ -90,7 +97,7 @@ final class HarmonicRefiner {
         blackmanHarris.deallocate()
         UnsafeMutableRawPointer(folded).deallocate()
         sums.deallocate()
-        wasLoud.deallocate()
+        isLoud.deallocate()
         loudOrders.deallocate()
         loudSums.deallocate()
         fitScratch.deallocate()
@@ -136,7 +143,7 @@ final class HarmonicRefiner {
         let spacingBins = start * Double(w) / (2 * Double.pi)
         let useBlackmanHarris = spacingBins >= 6
         let window = useBlackmanHarris ? blackmanHarris : hann
-        let cosineTerms = useBlackmanHarris ? Self.blackmanHarrisTerms : Self.hannTerms
+        let transform = useBlackmanHarris ? blackmanHarrisTransform : hannTransform
         let sumWindow = useBlackmanHarris ? blackmanHarrisSum : hannSum
         let squareSumWindow = useBlackmanHarris ? blackmanHarrisSquareSum : hannSquareSum
         let half = w / 2
@@ -197,7 +204,7 @@ final class HarmonicRefiner {
             harmonics = evaluate(omega: omega, harmonics: harmonics)
             var first = 0.0, second = 0.0
             power = 0
-            var plain = 0.0, corrected = 0.0, loud = 0
+            var plainPower = 0.0, corrected = 0.0, loud = 0
             for k in 0..<harmonics {
                 let h = Double(k + 1)
                 // X = S0, X' = −i·S1, X'' = −S2 (derivatives in ω at h·ω).
@@ -205,9 +212,9 @@ final class HarmonicRefiner {
                 let xr = sum.s0r, xi = sum.s0i            // S0 (re, im)
                 let dr = sum.s1i, di = -sum.s1r           // X' = −i(S1r + i S1i) = S1i − i S1r
                 let sr = -sum.s2r, si = -sum.s2i          // X''
-                plain += sum.power
+                plainPower += sum.power
                 // A quiet harmonic: its power, nothing for the step.
-                guard k == 0 || sum.s1r != 0 || sum.s1i != 0 else {
+                guard isLoud[k] else {
                     power += sum.power
                     corrected += sum.power
                     continue
@@ -221,7 +228,7 @@ final class HarmonicRefiner {
                 // through Blackman–Harris at 7 bins and 1e-3 through Hann at
                 // 4 (a clean sine's SNR read 58 dB, or 34); each part divided
                 // by its own is not.
-                let image = Self.transform(cosineTerms, frameSize: w, theta: 2 * h * omega)
+                let image = transform.at(2 * h * omega)
                 let along = xr * sumWindow / (sumWindow + image), across = xi * sumWindow / (sumWindow - image)
                 corrected += along * along + across * across
                 if useBlackmanHarris {
@@ -233,7 +240,8 @@ final class HarmonicRefiner {
                     second += h * h * 2 * (xr * sr + xi * si + dr * dr + di * di)
                 } else {
                     (loudOrders + loud).pointee = h
-                    (loudSums + 6 * loud).initialize(from: [xr, dr, sr, xi, di, si], count: 6)
+                    let stored = loudSums + 6 * loud
+                    (stored[0], stored[1], stored[2], stored[3], stored[4], stored[5]) = (xr, dr, sr, xi, di, si)
                     loud += 1
                 }
             }
@@ -248,14 +256,14 @@ final class HarmonicRefiner {
                 // partial's S0 carried there by its Taylor series (S1, S2),
                 // for the Newton step's derivatives.
                 let delta = 0.001 * 2 * Double.pi / Double(w)
-                let below = jointFitEnergy(omega: omega, offset: -delta, loud: loud, constant: constant, terms: cosineTerms)
-                let centre = jointFitEnergy(omega: omega, offset: 0, loud: loud, constant: constant, terms: cosineTerms)
-                let above = jointFitEnergy(omega: omega, offset: delta, loud: loud, constant: constant, terms: cosineTerms)
+                let below = jointFitEnergy(omega: omega, offset: -delta, loud: loud, constant: constant)
+                let centre = jointFitEnergy(omega: omega, offset: 0, loud: loud, constant: constant)
+                let above = jointFitEnergy(omega: omega, offset: delta, loud: loud, constant: constant)
                 power += centre
                 first = (above - below) / (2 * delta)
                 second = (above - 2 * centre + below) / (delta * delta)
             }
-            fundamentalShare = plain > 0 ? sums[0].power / plain : 0
+            fundamentalShare = plainPower > 0 ? sums[0].power / plainPower : 0
             imageFree = power > 0 && corrected.isFinite ? corrected / power : 1
             guard second < 0 else { break }
             var step = -first / second
@@ -305,7 +313,7 @@ final class HarmonicRefiner {
             for k in first..<(first + count) {
                 if k > 0 { angles.rotate(by: fundamental) }
                 var sum: HarmonicSums
-                if k == 0 || wasLoud[k] {
+                if k == 0 || isLoud[k] {
                     var all = AllSums()
                     accumulate(angles, into: &all)
                     sum = all.result
@@ -315,14 +323,14 @@ final class HarmonicRefiner {
                     sum = power.result
                 }
                 let loud = k == 0 || sum.power >= Self.quietFraction * found
-                if loud && !(k == 0 || wasLoud[k]) {
+                if loud && !(k == 0 || isLoud[k]) {
                     var derivatives = DerivativeSums()
                     accumulate(angles, into: &derivatives)
                     (sum.s1r, sum.s1i, sum.s2r, sum.s2i) = derivatives.result
                 } else if !loud {
                     (sum.s1r, sum.s1i, sum.s2r, sum.s2i) = (0, 0, 0, 0)
                 }
-                wasLoud[k] = loud
+                isLoud[k] = loud
                 sums[k] = sum
                 if k > 0 { quiet += sum.power }
                 found += sum.power
@@ -492,8 +500,7 @@ final class HarmonicRefiner {
     /// Σw·cos(h·ωt)·cos(h′·ωt) = (W((h − h′)ω) + W((h + h′)ω))/2, the sines'
     /// with a minus, Σw·cos(h·ωt) = W(hω). One partial alone, with no
     /// constant and W(2hω) = 0, gives |S0|².
-    private func jointFitEnergy(omega centre: Double, offset: Double, loud: Int, constant: Double,
-                                terms: [Double]) -> Double {
+    private func jointFitEnergy(omega centre: Double, offset: Double, loud: Int, constant: Double) -> Double {
         let omega = centre + offset
         let w0 = hannSum
         // W at every multiple of ω the matrices need (the orders are whole
@@ -501,7 +508,7 @@ final class HarmonicRefiner {
         let highest = Int(loudOrders[loud - 1])
         for multiple in 0...(2 * highest) {
             transforms[multiple] = multiple == 0 ? w0
-                : Self.transform(terms, frameSize: frameSize, theta: Double(multiple) * omega)
+                : hannTransform.at(Double(multiple) * omega)
         }
         func window(_ multiple: Double) -> Double { transforms[Int(multiple)] }
         let even = loud + 1
@@ -575,20 +582,35 @@ final class HarmonicRefiner {
     /// kernels D(θ ∓ 2πk/W), D(x) = sin(Wx/2) / sin(x/2). The shifts turn each
     /// numerator into (−1)ᵏ·sin(Wθ/2) and each denominator into
     /// sin(θ/2)·cos(πk/W) ∓ cos(θ/2)·sin(πk/W): three libm calls for all of
-    /// them. θ stays clear of every 2πk/W (two periods and more in a frame:
-    /// θ = 2hω is four bins and more) and of 2π (harmonics below 0.95π).
-    static func transform(_ terms: [Double], frameSize w: Int, theta: Double) -> Double {
-        let numerator = sin(Double(w) * theta / 2)
-        let halfSine = sin(theta / 2), halfCosine = cos(theta / 2)
-        var total = terms[0] / halfSine
-        var sign = 1.0
-        for k in 1..<terms.count {
-            sign = -sign
-            let shift = Double.pi * Double(k) / Double(w)
-            let along = halfSine * cos(shift), across = halfCosine * sin(shift)
-            total += sign * terms[k] / 2 * (1 / (along - across) + 1 / (along + across))
+    /// them, the shifts' sines and cosines made once. θ stays clear of every
+    /// 2πk/W (two periods and more in a frame: θ = 2hω is four bins and more)
+    /// and of 2π (harmonics below 0.95π).
+    struct WindowTransform {
+        let terms: [Double]
+        let frameSize: Int
+        /// cos(πk/W) and sin(πk/W) of each term k ≥ 1 (at k − 1).
+        private let shiftCosines: [Double], shiftSines: [Double]
+
+        init(terms: [Double], frameSize: Int) {
+            self.terms = terms
+            self.frameSize = frameSize
+            let shifts = (1..<terms.count).map { Double.pi * Double($0) / Double(frameSize) }
+            shiftCosines = shifts.map { cos($0) }
+            shiftSines = shifts.map { sin($0) }
         }
-        return numerator * total
+
+        func at(_ theta: Double) -> Double {
+            let numerator = sin(Double(frameSize) * theta / 2)
+            let halfSine = sin(theta / 2), halfCosine = cos(theta / 2)
+            var total = terms[0] / halfSine
+            var sign = 1.0
+            for k in 1..<terms.count {
+                sign = -sign
+                let along = halfSine * shiftCosines[k - 1], across = halfCosine * shiftSines[k - 1]
+                total += sign * terms[k] / 2 * (1 / (along - across) + 1 / (along + across))
+            }
+            return numerator * total
+        }
     }
 
     /// −60 dB: below this share of the power, further harmonics are not evaluated.

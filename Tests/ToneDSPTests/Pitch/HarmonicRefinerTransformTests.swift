@@ -21,7 +21,7 @@ struct HarmonicRefinerTransformTests {
                 direct += value * cos(theta * t)
                 sum += value
             }
-            let closed = HarmonicRefiner.transform(terms, frameSize: w, theta: theta)
+            let closed = HarmonicRefiner.WindowTransform(terms: terms, frameSize: w).at(theta)
             worst = max(worst, abs(closed - direct) / sum)
         }
         // Relative to W(0) = Σw: the image's size is what matters, 1e-3 of it and below.
