@@ -43,13 +43,8 @@ struct PitchTrackingTests {
         let parts = Self.segments()
         let signal = parts.flatMap(\.samples)
         func analyze(tracking: Bool) throws -> (reports: [ToneReport], tracked: Int) {
-            var configuration = PitchDetectorConfiguration(sampleRateHz: Pluck.sampleRateHz, frameSize: 4096)
-            configuration.tracksClearPitch = tracking
-            let detector = try PitchDetector(configuration, planning: .estimate)
-            let analyzer = try PitchAnalyzer(detector: detector, hopFrames: 512)
-            var reports: [ToneReport] = []
-            signal.map { Float($0) }.withUnsafeBufferPointer { analyzer.process($0) { reports.append($0) } }
-            return (reports, detector.trackedWindows)
+            let run = try Pluck.run(signal, hopFrames: 512, tracking: tracking)
+            return (run.reports, run.detector.trackedWindows)
         }
         let (tracked, trackedCount) = try analyze(tracking: true)
         let (searched, searchedCount) = try analyze(tracking: false)

@@ -75,16 +75,21 @@ enum Pluck {
     }
 
     /// Runs a pitch analyzer (frame 4096, `hopFrames`) over `signal`.
+    static func analyze(_ signal: [Double], frameSize: Int = 4096, hopFrames: Int = 256) throws -> [ToneReport] {
+        try run(signal, frameSize: frameSize, hopFrames: hopFrames).reports
+    }
+
+    /// The same, and the detector it ran, to read what it did (`trackedWindows`).
     /// `tracking`: whether a clear pitch is tracked from window to window (the default) or searched afresh in each.
-    static func analyze(_ signal: [Double], frameSize: Int = 4096, hopFrames: Int = 256,
-                        tracking: Bool = true) throws -> [ToneReport] {
+    static func run(_ signal: [Double], frameSize: Int = 4096, hopFrames: Int = 256,
+                    tracking: Bool = true) throws -> (reports: [ToneReport], detector: PitchDetector) {
         var configuration = PitchDetectorConfiguration(sampleRateHz: sampleRateHz, frameSize: frameSize)
         configuration.tracksClearPitch = tracking
         let detector = try PitchDetector(configuration, planning: .estimate)
         let analyzer = try PitchAnalyzer(detector: detector, hopFrames: hopFrames)
         var reports: [ToneReport] = []
         signal.map { Float($0) }.withUnsafeBufferPointer { analyzer.process($0) { reports.append($0) } }
-        return reports
+        return (reports, detector)
     }
 }
 
