@@ -66,6 +66,33 @@ struct LinkAnalyzerTests {
         #expect(analyzer.changes.isEmpty)
     }
 
+    @Test("a 16 ms gap in a round trip whose delay wanders (two resamplers' loops) is one dropout of its length",
+          arguments: [0.0, 0.5, 2.0])
+    func gapsWhileTheDelayWanders(wanderFrames: Double) {
+        let probe = Self.probe
+        // zita-njbridge's two receivers hunt by about a frame over tens of
+        // seconds; a relay drops 6 datagrams of 128 frames.
+        let delay = { (n: Int) in 2000 + wanderFrames * sin(2 * Double.pi * 0.1 * Double(n) / 48000) }
+        var gaps: [Range<Int>] = []
+        var position = 3 * 48000
+        for k in 0..<8 {
+            // Each gap at another place in the probe's period.
+            let start = position + k * probe.periodFrames / 8
+            gaps.append(start..<(start + 768))
+            position += 72000
+        }
+        let frames = position + 2 * 48000
+        let stream = LinkChannel.render(probe, frames: frames, delay: delay, dropouts: gaps)
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(analyzer, stream)
+        let block = Double(LinkEstimator.blockFrames) / 48000
+        #expect(analyzer.dropouts.count == gaps.count, "\(analyzer.dropouts)")
+        for (found, gap) in zip(analyzer.dropouts, gaps) {
+            #expect(abs(found.durationSeconds - Double(gap.count) / 48000) <= 2 * block + 1e-9,
+                    "a \(gap.count)-frame gap at \(gap.lowerBound) read as \(found)")
+        }
+    }
+
     @Test("broken stretches closer than 50 ms are one dropout (a receiver resyncing after a burst)")
     func mergedBursts() {
         let probe = Self.probe
