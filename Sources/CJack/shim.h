@@ -458,6 +458,10 @@ static inline uint64_t tn_bridge_xruns(const tn_bridge *b) { return __atomic_loa
 static inline uint64_t tn_bridge_cycles(const tn_bridge *b) { return __atomic_load_n(&b->cycles, __ATOMIC_ACQUIRE); }
 static inline int tn_bridge_is_shutdown(const tn_bridge *b) { return __atomic_load_n(&b->shutdown, __ATOMIC_ACQUIRE); }
 
+/// Flags the server as gone, as the shutdown callback does, and wakes the
+/// worker: for a server found gone some other way (`ServerWatch`).
+static inline void tn_bridge_mark_shutdown(tn_bridge *b) { tn_shutdown((jack_status_t)0, NULL, b); }
+
 /// Wakes a waiting worker without a JACK cycle (used to stop it).
 static inline void tn_bridge_post(tn_bridge *b) { sem_post(&b->wake); }
 

@@ -156,6 +156,10 @@ public final class ProcessBridge: @unchecked Sendable {
     /// Whether the server shut the client down (the server went away).
     public var isShutdown: Bool { tn_bridge_is_shutdown(bridge) != 0 }
 
+    /// Sets `isShutdown` and wakes the waiting thread, as the shutdown
+    /// callback does: the server was found gone without libjack saying so.
+    public func markServerGone() { tn_bridge_mark_shutdown(bridge) }
+
     /// The callback's durations so far, when made with `profilesCallback`;
     /// against the period the server ran when the bridge was made.
     public var callbackProfile: CallbackProfile? {

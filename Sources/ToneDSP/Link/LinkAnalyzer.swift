@@ -110,8 +110,16 @@ public final class LinkAnalyzer {
     }
 
     private func read(_ samples: [Float], _ startFrame: Int, _ endSeconds: Double) -> LinkReading {
-        samples.withUnsafeBufferPointer {
-            estimator.read($0, startFrame: startFrame, timeSeconds: endSeconds, driftFramesPerFrame: driftFramesPerFrame)
+        // Where the last reading heard puts this one, by the drift.
+        let expected = readings.last(where: { $0.hasProbe }).map { last in
+            let period = Double(estimator.probe.periodFrames)
+            let frames = (endSeconds - last.timeSeconds) * sampleRateHz
+            let ahead = last.latencyFrames + driftFramesPerFrame * frames
+            return ahead - period * (ahead / period).rounded(.down)
+        }
+        return samples.withUnsafeBufferPointer {
+            estimator.read($0, startFrame: startFrame, timeSeconds: endSeconds, driftFramesPerFrame: driftFramesPerFrame,
+                           expectedLatencyFrames: expected)
         }
     }
 

@@ -27,10 +27,12 @@ public final class LinkEstimator {
     public static let badBlockRatio = 0.25
 
     private let fft: DoubleFFT
+    private let pathFit: LinkPathFit
 
     public init(probe: LinkProbe) {
         self.probe = probe
         fft = DoubleFFT(size: probe.periodFrames)!   // safe: a power of two
+        pathFit = LinkPathFit(probe: probe)
     }
 
     /// - Parameters:
@@ -41,8 +43,11 @@ public final class LinkEstimator {
     ///     two clocks): the model that finds broken blocks follows it in
     ///     `modelPieces` pieces, or a drift of 100 ppm (1.6 frames over a
     ///     period) would make every block look broken.
+    ///   - expectedLatencyFrames: where the delay should be by the readings
+    ///     before (the last one carried on by the drift): where a period whose
+    ///     delay moves too fast for one fit is looked for when that fit lost it.
     public func read(_ window: UnsafeBufferPointer<Float>, startFrame: Int, timeSeconds: Double,
-                     driftFramesPerFrame: Double = 0) -> LinkReading {
+                     driftFramesPerFrame: Double = 0, expectedLatencyFrames: Double? = nil) -> LinkReading {
         let period = probe.periodFrames
         precondition(window.count == period, "one probe period per reading")
         let samples = window.map(Double.init)
@@ -56,10 +61,7 @@ public final class LinkEstimator {
         let whole = ChainAnalyzer.peakIndex(correlation, in: 0..<period)
         let aligned = probe.band.map { cross[$0] * rotation(k: $0, frames: Double(whole)) }
         let (fraction, phase, gain) = fitLine(aligned, band: probe.band)
-        var latency = Double(whole) + fraction
-        // Just below 0 reads as just below a period: a delay of −0.001 frame is nearer.
-        if latency >= Double(period) - 1 { latency -= Double(period) }
-        if latency < -1 { latency += Double(period) }
+        let latency = folded(Double(whole) + fraction)
 
         let expected = model(phase: phase, gain: gain, start: start, latency: latency, drift: driftFramesPerFrame)
         var residualPower = 0.0, receivedPower = 0.0
@@ -81,9 +83,51 @@ public final class LinkEstimator {
         let gainDB = 20 * log10(max(gain, 1e-15))
         let levelDBFS = 10 * log10(max(receivedPower / Double(period), 1e-30))
         let hasProbe = gainDB > -60 && residualDB < -3
-        return LinkReading(timeSeconds: timeSeconds, latencyFrames: latency, gainDB: gainDB, levelDBFS: levelDBFS,
-                           residualDB: residualDB, hasProbe: hasProbe, badBlocks: hasProbe ? badBlocks : [])
+        let reading = LinkReading(timeSeconds: timeSeconds, latencyFrames: latency, gainDB: gainDB, levelDBFS: levelDBFS,
+                                  residualDB: residualDB, hasProbe: hasProbe, badBlocks: hasProbe ? badBlocks : [])
+        let brokenBlocks = badBlocks.count(where: { $0 })
+        guard !hasProbe || brokenBlocks > 0, receivedPower > 0 else { return reading }
+        let broken = hasProbe ? brokenBlocks : blocks
+        if let along = alongPath(than: reading, broken, samples, start: start, aroundFrames: whole) { return along }
+        // The period's own delay may be lost (the probe smeared over 80
+        // frames): look where the readings before put it, when that is elsewhere.
+        guard let expected = expectedLatencyFrames else { return reading }
+        let around = Int(expected.rounded()) % period
+        let apart = abs(around - whole) % period
+        guard min(apart, period - apart) > LinkPathFit.searchFrames / 2 else { return reading }
+        return alongPath(than: reading, broken, samples, start: start, aroundFrames: around) ?? reading
     }
+
+    /// A delay folded into −1 ..< period − 1: just below 0 reads as just below
+    /// a period, and a delay of −0.001 frame is nearer.
+    private func folded(_ latency: Double) -> Double {
+        let period = Double(probe.periodFrames)
+        var latency = latency.truncatingRemainder(dividingBy: period)
+        if latency >= period - 1 { latency -= period }
+        if latency < -1 { latency += period }
+        return latency
+    }
+
+    /// A period with broken blocks (or without the probe), read again along
+    /// a delay that moves inside it (`LinkPathFit`); nil unless that explains
+    /// clearly more of it than `reading` (with `brokenBlocks`): the probe where
+    /// `reading` found none, or no more blocks broken and a residual at least
+    /// `pathFitMarginDB` lower. Where the delay holds still and a gap is all
+    /// that is wrong, the two residuals are the gap's and the first fit stays.
+    private func alongPath(than reading: LinkReading, _ brokenBlocks: Int, _ samples: [Double], start: Int,
+                           aroundFrames: Int) -> LinkReading? {
+        guard let fit = pathFit.read(samples, start: start, aroundFrames: aroundFrames) else { return nil }
+        let gainDB = 20 * log10(max(abs(fit.gain), 1e-15))
+        let fitBroken = fit.badBlocks.count(where: { $0 })
+        guard gainDB > -60, fit.residualDB < -3,
+              !reading.hasProbe || (fitBroken <= brokenBlocks && fit.residualDB <= reading.residualDB - Self.pathFitMarginDB)
+        else { return nil }
+        return LinkReading(timeSeconds: reading.timeSeconds, latencyFrames: folded(fit.latencyFrames), gainDB: gainDB,
+                           levelDBFS: reading.levelDBFS, residualDB: fit.residualDB, hasProbe: true, badBlocks: fit.badBlocks)
+    }
+
+    /// How much lower (dB) a path fit's residual must be to be taken.
+    static let pathFitMarginDB = 3.0
 
     /// What should have arrived: the probe delayed and scaled as fitted; with
     /// a drift, piece by piece at each piece's own delay.

@@ -98,9 +98,18 @@ final class AnalysisWorker: @unchecked Sendable {
     /// The worker thread's kernel id once it runs (0 before): tests count its wakes in /proc.
     let threadID = Atomic<Int32>(0)
 
-    init(engine: Engine, wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge,
+    /// Where the server's socket is, to tell a stall from a server that died
+    /// without libjack saying so (`ServerWatch`); nil: not watched.
+    private let serverWatch: ServerWatch?
+    /// A stall of the JACK cycles this long makes the worker look at the server.
+    static let stallSeconds = 1.0
+    /// How often it looks, while the stall lasts.
+    static let serverLookMilliseconds = 500
+
+    init(engine: Engine, wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge, serverWatch: ServerWatch? = nil,
          sink: (any ReportSink)? = nil, timeOffsetSeconds: Double = 0,
          makeAnalyzers: @escaping () throws -> Analyzers, publish: @escaping @Sendable ([NodeEvent]) -> Void) {
+        self.serverWatch = serverWatch
         self.engine = engine
         self.sink = sink
         self.timeOffsetSeconds = timeOffsetSeconds
@@ -187,6 +196,7 @@ final class AnalysisWorker: @unchecked Sendable {
         var settledReported = analyzers.isEmpty
         var nextWakeNs = DispatchTime.now().uptimeNanoseconds
         var watching = false
+        var stall = CycleStall(cycles: bridge.cycles, nowNs: nextWakeNs)
         while !stopRequested.load(ordering: .acquiring) {
             let nowNs = DispatchTime.now().uptimeNanoseconds
             if nextWakeNs > nowNs {
@@ -209,6 +219,13 @@ final class AnalysisWorker: @unchecked Sendable {
             let afterNs = DispatchTime.now().uptimeNanoseconds
             let stepNs = nextWakeNs + intervalNs
             nextWakeNs = stepNs > afterNs && stepNs <= afterNs + intervalNs ? stepNs : afterNs + intervalNs
+            if let serverWatch, stall.update(cycles: bridge.cycles, nowNs: afterNs) {
+                // No period for a while: a stopped server, or one that died
+                // without libjack telling us. Look every half second.
+                let lookNs = UInt64(Self.serverLookMilliseconds) * 1_000_000
+                nextWakeNs = min(nextWakeNs, afterNs + lookNs)
+                if stall.mayLook(nowNs: afterNs, everyNs: lookNs), serverWatch.serverHasGone() { bridge.markServerGone() }
+            }
             let (xruns, overflows, droppedFrames) = trouble()
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns

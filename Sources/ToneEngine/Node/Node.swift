@@ -96,7 +96,8 @@ public final class Node {
         // is a good part of the start-up (docs/measured.md).
         let channelCount = max(1, settings.channels)
         worker = AnalysisWorker(engine: engine, wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
-                                bridge: bridge, sink: reportSink, timeOffsetSeconds: timeOffsetSeconds, makeAnalyzers: {
+                                bridge: bridge, serverWatch: ServerWatch(serverName: client.serverName),
+                                sink: reportSink, timeOffsetSeconds: timeOffsetSeconds, makeAnalyzers: {
             AnalysisWorker.Analyzers(
                 tones: !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
                     try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)

@@ -24,9 +24,15 @@ enum JackServerSocket {
     /// Whether a server of that name listens: a connection is accepted by the
     /// kernel (the server then sees it close and drops it). A socket file left
     /// by a killed server refuses; a missing one is not there.
-    static func isListening(serverName: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
+    static func isListening(serverName: String) -> Bool { knock(serverName: serverName) == .listening }
+
+    enum Answer { case listening, refused, missing }
+
+    /// One `connect` to the socket, closed at once; never blocks (a full
+    /// backlog, a server stopped for long, counts as listening).
+    static func knock(serverName: String) -> Answer {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .listening }
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -42,6 +48,11 @@ enum JackServerSocket {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        return result == 0
+        guard result != 0 else { return .listening }
+        switch errno {
+        case ECONNREFUSED: return .refused
+        case ENOENT: return .missing
+        default: return .listening
+        }
     }
 }

@@ -13,6 +13,11 @@ final class ZitaLoop {
     let a: PrivateJackServer
     let b: PrivateJackServer
     private var processes: [LiveCommand] = []
+    /// B's zita-n2j (`rx` on B, the end behind a relay): its stdout, line by
+    /// line (stdbuf), with `--info`'s once-a-second line of delay error,
+    /// resampling ratio and queue fill, and its state changes ("Syncing...",
+    /// "Receiving.", "Waiting for … seconds...").
+    private(set) var receiverOnB: LiveCommand?
 
     /// - Parameters:
     ///   - forwardPort: where B's `rx` listens (a relay may sit in front: `sendTo`).
@@ -32,8 +37,9 @@ final class ZitaLoop {
         // sender's period and its own, or it runs dry every period (a
         // 1024-frame end did: `link` counted a dropout every 21 ms).
         let buffer = { (periods: Int) in String(10 + 2 * periods * 1000 / 48000) }
-        try start("zita-n2j", ["--jserv", b.name, "--jname", "rx", "--chan", "1,2", "--buff", buffer(max(periodA, periodB)),
-                               "127.0.0.1", String(forwardPort)], wait: "rx:out_1", on: b)
+        try start("stdbuf", ["-oL", "/usr/bin/zita-n2j", "--info", "--jserv", b.name, "--jname", "rx", "--chan", "1,2",
+                             "--buff", buffer(max(periodA, periodB)), "127.0.0.1", String(forwardPort)], wait: "rx:out_1", on: b)
+        receiverOnB = processes.last
         try start("zita-n2j", ["--jserv", a.name, "--jname", "rx", "--chan", "1,2", "--buff", buffer(max(periodA, periodB)),
                                "127.0.0.1", String(returnPort)], wait: "rx:out_1", on: a)
         for channel in 1...2 { try jackConnect("rx:out_\(channel)", "tx:in_\(channel)", server: b.name) }

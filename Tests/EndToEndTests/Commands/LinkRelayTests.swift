@@ -90,9 +90,14 @@ extension JackServerTests {
                 before = after
             }
 
-            // Bursts of lost datagrams, 1.5 s apart.
+            // Bursts of lost datagrams, 1.5 s apart. Each one's time on the
+            // link's clock: the end of the last reading when it began.
             let dropoutsBefore = linkReadings(meter).last?["dropouts"] as? Int ?? 0
+            let receiverLine = loop.receiverOnB?.lineCount ?? 0
+            let readingLine = linkReadings(meter).count
+            var burstTimes: [Double] = []
             for burst in burstsMs {
+                burstTimes.append(linkReadings(meter).last?["time_s"] as? Double ?? 0)
                 relay.drop(forSeconds: burst / 1000)
                 usleep(1_500_000)
             }
@@ -102,29 +107,81 @@ extension JackServerTests {
             report("relay (seed \(seed)) dropped \(dropped) datagrams in bursts of \(burstsMs) ms; link counted "
                    + "\(dropoutsAfter - dropoutsBefore) dropouts (\(dropoutsBefore) before, while the bridge synced and stepped)")
             #expect(dropped.allSatisfy { $0 > 0 })
-            #expect(dropoutsAfter - dropoutsBefore == burstsMs.count)
+
+            // What B's zita-n2j said over the bursts: its --info line, every
+            // quarter second (47 periods): periods, mean delay error (frames),
+            // mean resampling ratio, least queue fill.
+            let receiverSaid = (loop.receiverOnB?.lines(from: receiverLine) ?? []).joined(separator: " | ")
+            let info = (loop.receiverOnB?.lines(from: receiverLine) ?? []).compactMap { line -> (error: Double, ratio: Double)? in
+                let fields = line.split(separator: " ").compactMap { Double($0) }
+                return fields.count >= 4 ? (fields[1], fields[2]) : nil
+            }
+            let worstErrorFrames = info.map { abs($0.error) }.max() ?? 0
+            report(String(format: "zita-n2j on B over the bursts: delay error up to %.1f frames, resampling up to %.3f %% off "
+                          + "(%d info lines of a quarter second)", worstErrorFrames,
+                          100 * (info.map { abs($0.ratio - 1) }.max() ?? 0), info.count))
+            let readingsSince = linkReadings(meter).dropFirst(readingLine).map { reading in
+                ["time_s", "latency_frames", "gain_db", "residual_db", "dropouts"].map { key in
+                    (reading[key] as? Double).map { String(format: "%.2f", $0) } ?? (reading[key] as? Int).map(String.init) ?? "-"
+                }.joined(separator: "/")
+            }.joined(separator: " ")
+            // What the servers said of late clients (an xrun breaks the audio as a lost datagram does).
+            let lateLines = [loop.a.name, loop.b.name].map { name in
+                ((try? String(contentsOfFile: serverLogPath(name), encoding: .utf8)) ?? "").split(separator: "\n")
+                    .filter { $0.contains("xrun") || $0.contains("late") || $0.contains("not finished") }.suffix(4)
+                    .joined(separator: " / ")
+            }
+            let context = "zita-n2j on B said: \(receiverSaid); link readings (time/latency/gain/residual/dropouts): "
+                + "\(readingsSince); link stderr: \(meter.stderr.suffix(400)); servers A, B: \(lateLines)"
 
             meter.signal(SIGTERM)
             let status = meter.exitStatus(timeoutSeconds: 10)
             #expect(status?.status == 2, "--max-dropouts 0 broken: status 2")
             let summary = meter.reports.last { $0["summary"] as? Bool == true }
             #expect(summary?["within_limits"] as? Bool == false)
-            // Each burst's dropout is as long as the audio the relay threw
-            // away: zita-j2n sends a 2-channel float period of 256 frames as
-            // two datagrams of 128 frames, and zita-n2j fills what is missing
-            // with silence. The meter reads in 64-frame blocks (1.33 ms): a
-            // gap not on a block boundary touches one block more (two where
-            // zita-n2j's resampler smears its edges), or one fewer: a block is
-            // broken only when its residual passes 1/4 of the probe's power,
-            // and where the resampler's filter blends signal into both ends of
-            // a gap that splits two blocks, neither end block passes it (a CI
-            // run read all three bursts exactly one block short).
-            let list = (summary?["dropout_list"] as? [[String: Any]] ?? []).dropFirst(dropoutsBefore).prefix(burstsMs.count)
-            let lengthsMs = list.compactMap { $0["duration_ms"] as? Double }
+            // Each burst is one dropout, starting from 0.2 s before its time
+            // to 0.9 s after (a reading spans 0.34 s, the loop 0.04 s), as
+            // long as the audio the relay threw away: zita-j2n sends a
+            // 2-channel float period of 256 frames as two datagrams of 128
+            // frames, and zita-n2j fills what is missing with silence. The
+            // meter reads in 64-frame blocks (1.33 ms): a gap not on a block
+            // boundary touches one block more (two where zita-n2j's resampler
+            // smears its edges), or fewer: a block is broken only when its
+            // residual passes 1/4 of the probe's power, and the resampler's
+            // filter blends signal into both ends of the gap, so the end
+            // blocks may not pass it (a CI run read all three bursts one block
+            // short; a local one read 26.67 ms for 11 datagrams, 29.33 ms:
+            // two blocks).
+            let list = (summary?["dropout_list"] as? [[String: Any]] ?? []).dropFirst(dropoutsBefore).map {
+                (time: $0["time_s"] as? Double ?? -1, ms: $0["duration_ms"] as? Double ?? -1)
+            }
             let lostMs = dropped.map { Double($0 * 128) / 48 }
-            report("dropout lengths \(lengthsMs) ms; audio the relay dropped \(lostMs.map { String(format: "%.2f", $0) }) ms")
-            #expect(lengthsMs.count == lostMs.count && zip(lengthsMs, lostMs).allSatisfy { (-1.4...2.7).contains($0 - $1) },
-                    "dropouts \(lengthsMs) ms for \(lostMs) ms dropped")
+            report("dropouts \(list.map { String(format: "%.2f ms at %.2f s", $0.ms, $0.time) }) for bursts at "
+                   + "\(burstTimes.map { String(format: "%.2f", $0) }) s; audio the relay dropped "
+                   + "\(lostMs.map { String(format: "%.2f", $0) }) ms")
+            var matched: Set<Int> = []
+            for (burst, (at, lost)) in zip(burstTimes, lostMs).enumerated() {
+                let found = list.indices.first { ((at - 0.2)...(at + 0.9)).contains(list[$0].time) }
+                #expect(found != nil, Comment(rawValue: "burst \(burst) at \(at) s: no dropout from 0.2 s before to 0.9 s after; "
+                                              + context))
+                guard let found else { continue }
+                matched.insert(found)
+                #expect((-2.7...2.7).contains(list[found].ms - lost),
+                        Comment(rawValue: "burst \(burst): a dropout of \(list[found].ms) ms for \(lost) ms dropped; " + context))
+            }
+            // A burst longer than zita-n2j's buffer sometimes makes it re-time
+            // itself: its delay error jumps by tens to hundreds of frames and
+            // its resampler runs 0.1–0.5 % off for seconds (the path reading
+            // follows that), and as it starts the audio can break again, away
+            // from the burst. That is the bridge's own glitch, said here; a
+            // dropout the relay did not make, with the bridge steady, is not.
+            let extra = list.indices.filter { !matched.contains($0) }.map { list[$0] }
+            if !extra.isEmpty {
+                report("dropouts of no burst: \(extra.map { String(format: "%.2f ms at %.2f s", $0.ms, $0.time) }), while zita-n2j "
+                       + String(format: "re-timed itself (delay error up to %.1f frames)", worstErrorFrames))
+            }
+            #expect(extra.isEmpty || worstErrorFrames > 10,
+                    Comment(rawValue: "dropouts of no burst \(extra) with zita-n2j's delay error under 10 frames; " + context))
         }
     }
 }

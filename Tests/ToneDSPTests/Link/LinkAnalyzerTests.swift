@@ -93,6 +93,44 @@ struct LinkAnalyzerTests {
         }
     }
 
+    @Test("a burst, then the receiver re-times itself (a resampling excursion of 0.5 % for seconds): one dropout of the burst's length",
+          arguments: [1.0, -1.0])
+    func burstThenExcursion(sign: Double) {
+        let probe = Self.probe
+        // zita-n2j after a burst longer than its buffer (a fresh-clone CI run
+        // and a local one, --info): its delay error jumped by ~400 frames and
+        // its resampler ran up to 0.49 % fast, settling over ~8 s. Here the
+        // delay's rate of change rises to 0.5 % in 1 s and decays (u·e^(1−u)),
+        // 650 frames in all.
+        let gapStart = 3 * 48000, gapFrames = 1536
+        let rateMax = 0.005, riseSeconds = 1.0
+        let delay = { (n: Int) -> Double in
+            guard n > gapStart else { return 2000 }
+            let u = Double(n - gapStart) / 48000 / riseSeconds
+            return 2000 + sign * rateMax * riseSeconds * 48000 * M_E * (1 - (1 + u) * exp(-u))
+        }
+        let frames = 9 * 48000
+        let stream = LinkChannel.render(probe, frames: frames, noiseDBFS: -90, delay: delay,
+                                        dropouts: [gapStart..<(gapStart + gapFrames)])
+        let analyzer = LinkAnalyzer(probe: probe, unwraps: false)
+        LinkChannel.feed(analyzer, stream)
+        let block = Double(LinkEstimator.blockFrames) / 48000
+        #expect(analyzer.dropouts.count == 1, "\(analyzer.dropouts)")
+        if let found = analyzer.dropouts.first {
+            #expect(abs(found.durationSeconds - Double(gapFrames) / 48000) <= 2 * block + 1e-9, "read as \(found)")
+            #expect(abs(found.startSeconds - Double(gapStart) / 48000) <= 2 * block + 1e-9, "read as \(found)")
+        }
+        // Every reading carries the probe, at the delay of its window's middle (within a frame).
+        let period = probe.periodFrames
+        for (index, reading) in analyzer.readings.enumerated() {
+            let middle = index * period + period / 2
+            #expect(reading.hasProbe, "reading \(index) at \(reading.timeSeconds) s: \(reading)")
+            guard reading.hasProbe, !(index * period..<((index + 1) * period)).contains(gapStart) else { continue }
+            #expect(abs(reading.latencyFrames - delay(middle)) < 1,
+                    "reading \(index): \(reading.latencyFrames) frames, the delay at its middle \(delay(middle))")
+        }
+    }
+
     @Test("broken stretches closer than 50 ms are one dropout (a receiver resyncing after a burst)")
     func mergedBursts() {
         let probe = Self.probe

@@ -1,6 +1,7 @@
 import EndToEndSupport
 import Foundation
 import Testing
+import ToneTestSupport
 
 extension JackServerTests {
     /// Issue 13: never hang, never crash, whatever runs beside the node.
@@ -41,6 +42,51 @@ extension JackServerTests {
             let seconds = Date().timeIntervalSince(sent)
             kill(server.pid, SIGCONT)
             #expect(exit != nil && seconds < 2, "ended after \(seconds) s: \(String(describing: exit))")
+        }
+
+        /// A stress run saw one node of eight never hear of its server's
+        /// SIGKILL from libjack (no shutdown callback) and hang. The worker
+        /// watches the server's socket when the periods stop: here the server
+        /// is stopped and its socket swapped for a dead one, so libjack
+        /// cannot know, and the watch alone must end the node.
+        @Test("the periods stop and the server's socket is dead: the node says the server is gone and, under --no-reconnect, exits 1")
+        func serverGoneWithoutLibjack() throws {
+            let server = try startServer()
+            let socketPath = "/dev/shm/jack_\(server.name)_\(geteuid())_0"
+            let movedPath = socketPath + ".moved"
+            defer {
+                unlink(socketPath)
+                rename(movedPath, socketPath)
+                kill(server.pid, SIGCONT)
+                server.stop()
+            }
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "orphan", "--hop", "4096", "--no-reconnect"])
+            defer { node.stop() }
+            try waitForPort("orphan:out", server: server.name)
+            kill(server.pid, SIGSTOP)
+            // A socket file nobody listens on, where the server's was: what a killed server leaves.
+            try #require(rename(socketPath, movedPath) == 0)
+            let dead = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+                bytes.copyBytes(from: Array(socketPath.utf8))
+                bytes[socketPath.utf8.count] = 0
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(dead, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            close(dead)
+            try #require(bound == 0)
+            let stopped = Date()
+            // A stall of 1 s, a look every 0.5 s, and a client close bounded at 2 s (the server is stopped).
+            let exit = node.exitStatus(timeoutSeconds: 6)
+            let seconds = Date().timeIntervalSince(stopped)
+            report(String(format: "server stopped, its socket dead: the node ended %.2f s later (status %@)", seconds,
+                          exit.map { String($0.status) } ?? "none"))
+            #expect(exit?.status == 1, "after \(seconds) s: \(String(describing: exit)); stderr: \(node.stderr)")
+            #expect(seconds < 4, "ended \(seconds) s after the server stopped")
+            #expect(node.stderr.contains("the JACK server shut the client down"), "\(node.stderr)")
         }
 
         @Test("stdout closed by its reader (| head -1): status 141, nothing on stderr but the start-up line")

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import ToneJack
+
+/// `ServerWatch` against a socket where jack2 puts a server's, made here:
+/// no JACK server needed (the real server's cases are in ReliabilityTests).
+@Suite("ServerWatch: a server's socket there, refusing, replaced or removed")
+struct ServerWatchTests {
+    /// A listening Unix socket at `path`; its descriptor.
+    static func listen(at path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            let path = Array(path.utf8)
+            bytes.copyBytes(from: path)
+            bytes[path.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0, "bind \(path): errno \(errno)")
+        try #require(Glibc.listen(descriptor, 4) == 0)
+        return descriptor
+    }
+
+    static func path(_ server: String) -> String { "/dev/shm/jack_\(server)_\(geteuid())_0" }
+
+    @Test("no socket: nothing to watch")
+    func noSocket() {
+        #expect(ServerWatch(serverName: "tn-watch-none-\(getpid())") == nil)
+    }
+
+    @Test("listening: there; closed (the file left, as a killed server leaves it): gone")
+    func refusing() throws {
+        let server = "tn-watch-\(getpid())-a"
+        unlink(Self.path(server))
+        defer { unlink(Self.path(server)) }
+        let descriptor = try Self.listen(at: Self.path(server))
+        let watch = try #require(ServerWatch(serverName: server))
+        #expect(!watch.serverHasGone())
+        #expect(!watch.serverHasGone(), "a second look, after the first connection")
+        close(descriptor)
+        #expect(FileManager.default.fileExists(atPath: Self.path(server)))
+        #expect(watch.serverHasGone())
+    }
+
+    @Test("another server of the same name (a new socket), or none: gone")
+    func replacedOrRemoved() throws {
+        let server = "tn-watch-\(getpid())-b"
+        unlink(Self.path(server))
+        defer { unlink(Self.path(server)) }
+        let first = try Self.listen(at: Self.path(server))
+        defer { close(first) }
+        let watch = try #require(ServerWatch(serverName: server))
+        unlink(Self.path(server))
+        #expect(watch.serverHasGone(), "removed")
+        let second = try Self.listen(at: Self.path(server))
+        defer { close(second) }
+        #expect(watch.serverHasGone(), "replaced: a listening socket, but not the one the client opened on")
+        #expect(ServerWatch(serverName: server)?.serverHasGone() == false, "a new watch sees the new server")
+    }
+}
