@@ -57,7 +57,7 @@ let package = Package(
         // Unit tests, one target per module; none needs a JACK server.
         .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneTestSupport"]),
         .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP"]),
-        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack"]),
+        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack", "ToneTestSupport"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
         .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ToneJack
+import ToneTestSupport
 
 /// `ServerWatch` against a socket where jack2 puts a server's, made here:
 /// no JACK server needed (the real server's cases are in ReliabilityTests).
@@ -8,21 +9,7 @@ import ToneJack
 struct ServerWatchTests {
     /// A listening Unix socket at `path`; its descriptor.
     static func listen(at path: String) throws -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(descriptor >= 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            let path = Array(path.utf8)
-            bytes.copyBytes(from: path)
-            bytes[path.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0, "bind \(path): errno \(errno)")
-        try #require(Glibc.listen(descriptor, 4) == 0)
-        return descriptor
+        try #require(bindUnixSocket(at: path, listening: true), "bind \(path)")
     }
 
     static func path(_ server: String) -> String { "/dev/shm/jack_\(server)_\(geteuid())_0" }

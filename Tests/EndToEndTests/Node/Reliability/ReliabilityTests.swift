@@ -66,18 +66,7 @@ extension JackServerTests {
             kill(server.pid, SIGSTOP)
             // A socket file nobody listens on, where the server's was: what a killed server leaves.
             try #require(rename(socketPath, movedPath) == 0)
-            let dead = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-                bytes.copyBytes(from: Array(socketPath.utf8))
-                bytes[socketPath.utf8.count] = 0
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(dead, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            close(dead)
-            try #require(bound == 0)
+            try #require(bindUnixSocket(at: socketPath, listening: false) != nil, "bind \(socketPath)")
             let stopped = Date()
             // A stall of 1 s, a look every 0.5 s, and a client close bounded at 2 s (the server is stopped).
             let exit = node.exitStatus(timeoutSeconds: 6)
