@@ -14,28 +14,40 @@ import Foundation
 /// Immutable; any thread.
 public struct ServerWatch: Sendable {
     public let serverName: String
-    private let inode: UInt64
+    private let socketPath: String
+    private let socketID: FileID
 
-    /// Nil when the server's socket is not where jack2 puts it: nothing to watch.
+    /// Nil when no server listens where jack2 puts its socket (a stale file
+    /// of a killed jackd, another JACK implementation): nothing to watch.
     /// - Parameter serverName: as given to the client's open (nil: `$JACK_DEFAULT_SERVER`, else "default").
     public init?(serverName: String?) {
         let name = serverName ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "default"
-        guard let inode = Self.socketInode(JackServerSocket.path(serverName: name)) else { return nil }
+        let path = JackServerSocket.path(serverName: name)
+        guard let id = Self.socketID(path), JackServerSocket.knock(serverName: name) == .listening else { return nil }
         self.serverName = name
-        self.inode = inode
+        socketPath = path
+        socketID = id
     }
 
     /// Whether the server has gone: its socket removed, replaced or refusing.
     /// Costs a `stat` and a `connect` (closed at once); never blocks.
     public func serverHasGone() -> Bool {
-        guard Self.socketInode(JackServerSocket.path(serverName: serverName)) == inode else { return true }
-        return JackServerSocket.knock(serverName: serverName) != .listening
+        guard Self.socketID(socketPath) == socketID else { return true }
+        switch JackServerSocket.knock(serverName: serverName) {
+        case .refused, .missing: return true
+        case .listening, .unknown: return false
+        }
     }
 
-    /// The inode of the socket at `path`; nil when there is no socket there.
-    private static func socketInode(_ path: String) -> UInt64? {
+    private struct FileID: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The device and inode of the socket at `path`; nil when there is no socket there.
+    private static func socketID(_ path: String) -> FileID? {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
-        return UInt64(status.st_ino)
+        return FileID(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 }

@@ -4,10 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Binds a Unix stream socket at `path` (which must not exist) and returns
-/// its descriptor: listening (a server's socket), or not (closed at once, the
-/// file left behind: what a killed server leaves, a path that refuses).
-/// Nil when the path does not fit or the bind fails.
+/// Binds a Unix stream socket at `path` (which must not exist). Listening (a
+/// server's socket): returns its descriptor, for the caller to close. Not
+/// listening: closes it at once, leaving the file (what a killed server
+/// leaves, a path that refuses), and returns −1. Nil when the path does not
+/// fit or the bind fails.
 public func bindUnixSocket(at path: String, listening: Bool) -> Int32? {
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { return nil }

@@ -86,12 +86,13 @@ public final class LinkEstimator {
         let reading = LinkReading(timeSeconds: timeSeconds, latencyFrames: latency, gainDB: gainDB, levelDBFS: levelDBFS,
                                   residualDB: residualDB, hasProbe: hasProbe, badBlocks: hasProbe ? badBlocks : [])
         let brokenBlocks = badBlocks.count(where: { $0 })
-        guard !hasProbe || brokenBlocks > 0, receivedPower > 0 else { return reading }
+        // Nothing like the probe at all (noise, another signal): not worth a second look.
+        guard !hasProbe || brokenBlocks > 0, receivedPower > 0, gainDB > -40 else { return reading }
         let broken = hasProbe ? brokenBlocks : blocks
         if let along = alongPath(than: reading, broken, samples, start: start, aroundFrames: whole) { return along }
         // The period's own delay may be lost (the probe smeared over 80
         // frames): look where the readings before put it, when that is elsewhere.
-        guard let expected = expectedLatencyFrames else { return reading }
+        guard let expected = expectedLatencyFrames, expected.isFinite else { return reading }
         let around = Int(expected.rounded()) % period
         let apart = abs(around - whole) % period
         guard min(apart, period - apart) > LinkPathFit.searchFrames / 2 else { return reading }

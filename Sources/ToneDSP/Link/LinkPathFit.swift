@@ -24,7 +24,7 @@ import Darwin
 final class LinkPathFit {
     let probe: LinkProbe
     /// Frames per segment: short enough that a delay moving 0.5 % drifts by
-    /// under a frame across one, long enough to find the probe in it.
+    /// little more than a frame across one (1.28), long enough to find the probe in it.
     static let segmentFrames = 256
     /// How far (frames) a segment's delay may be from the whole period's.
     static let searchFrames = 160
@@ -42,9 +42,13 @@ final class LinkPathFit {
     }
 
     private let interpolator = BandLimitedInterpolator()
+    /// The probe with `halfTaps` + 1 samples of the period's other end on each side.
+    private let wrappedProbe: [Double]
 
     init(probe: LinkProbe) {
         self.probe = probe
+        let period = probe.periodFrames, taps = BandLimitedInterpolator.halfTaps
+        wrappedProbe = (-taps..<(period + taps + 1)).map { Double(probe.samples[($0 % period + period) % period]) }
     }
 
     /// - Parameters:
@@ -68,8 +72,9 @@ final class LinkPathFit {
         guard delays.count * 8 >= segments else { return nil }
         let path = { (frame: Double) in Self.interpolate(frame, centres, delays) }
         // The probe played along the path, at unit gain.
+        let sign = signs < 0 ? -1.0 : 1.0
         let model = (0..<period).map { index in
-            (signs < 0 ? -1 : 1) * probeValue(at: Double(start + index) - path(Double(index)))
+            sign * probeValue(at: Double(start + index) - path(Double(index)))
         }
 
         // The gain: the median of the blocks' least-squares gains (a gap's
@@ -117,8 +122,12 @@ final class LinkPathFit {
         var energy = 0.0
         for index in first..<(first + count) { energy += samples[index] * samples[index] }
         guard energy > 0 else { return nil }
-        // Correlation at whole lags near `around`: Σ y[n]·x[start + n − lag].
-        let lags = (around - Self.searchFrames)...(around + Self.searchFrames)
+        // Correlation at whole lags near `around`: Σ y[n]·x[start + n − lag];
+        // the peak is looked for within ±searchFrames, the interpolator's taps
+        // beyond that are there for its fraction.
+        let margin = BandLimitedInterpolator.halfTaps + 1
+        let lags = (around - Self.searchFrames - margin)...(around + Self.searchFrames + margin)
+        let searched = (around - Self.searchFrames)...(around + Self.searchFrames)
         var best = (lag: around, value: 0.0)
         var values = [Double](repeating: 0, count: lags.count)
         for (slot, lag) in lags.enumerated() {
@@ -130,7 +139,7 @@ final class LinkPathFit {
                 if position == period { position = 0 }
             }
             values[slot] = sum
-            if abs(sum) > abs(best.value) { best = (lag, sum) }
+            if searched.contains(lag), abs(sum) > abs(best.value) { best = (lag, sum) }
         }
         var probeEnergy = 0.0
         var position = ((start + first - best.lag) % period + period) % period
@@ -153,7 +162,8 @@ final class LinkPathFit {
     /// tenth of a frame on this peak.)
     func peakFraction(_ values: [Double], at slot: Int) -> Double {
         let taps = BandLimitedInterpolator.halfTaps
-        guard slot - taps + 1 >= 0, slot + taps < values.count else { return 0 }
+        // The golden section looks up to 0.6 either side: a whole tap more than the interpolator's each way.
+        guard slot - taps >= 0, slot + taps + 1 < values.count else { return 0 }
         let height = { (offset: Double) -> Double in
             abs(self.interpolator.value(at: Double(slot) + offset) { values[$0] })
         }
@@ -187,12 +197,12 @@ final class LinkPathFit {
         return knot + max(-step, min(step, 0.5 * step * (below - above) / curvature))
     }
 
-    /// The probe (periodic) between its samples.
+    /// The probe (periodic) between its samples: the position folded into
+    /// one period, the taps read from a copy with the period's ends wrapped on.
     private func probeValue(at position: Double) -> Double {
-        let period = probe.periodFrames
-        return interpolator.value(at: position) { index in
-            Double(probe.samples[(index % period + period) % period])
-        }
+        let period = Double(probe.periodFrames)
+        let folded = position - period * (position / period).rounded(.down)
+        return interpolator.value(at: folded) { wrappedProbe[$0 + BandLimitedInterpolator.halfTaps] }
     }
 
     /// Piecewise-linear through (`xs`, `ys`), carried on at the ends by the nearest two points' slope.

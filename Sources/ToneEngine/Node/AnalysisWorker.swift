@@ -219,12 +219,16 @@ final class AnalysisWorker: @unchecked Sendable {
             let afterNs = DispatchTime.now().uptimeNanoseconds
             let stepNs = nextWakeNs + intervalNs
             nextWakeNs = stepNs > afterNs && stepNs <= afterNs + intervalNs ? stepNs : afterNs + intervalNs
-            if let serverWatch, stall.update(cycles: bridge.cycles, nowNs: afterNs) {
-                // No period for a while: a stopped server, or one that died
-                // without libjack telling us. Look every half second.
+            if let serverWatch {
+                // No period since the last wake: wake at least every half
+                // second; none for a while (a stopped server, or one that died
+                // without libjack telling us): look at the server as often.
+                let state = stall.update(cycles: bridge.cycles, nowNs: afterNs)
                 let lookNs = UInt64(Self.serverLookMilliseconds) * 1_000_000
-                nextWakeNs = min(nextWakeNs, afterNs + lookNs)
-                if stall.mayLook(nowNs: afterNs, everyNs: lookNs), serverWatch.serverHasGone() { bridge.markServerGone() }
+                if state != .running { nextWakeNs = min(nextWakeNs, afterNs + lookNs) }
+                if state == .stalled, stall.mayLook(nowNs: afterNs, everyNs: lookNs), serverWatch.serverHasGone() {
+                    bridge.markServerGone()
+                }
             }
             let (xruns, overflows, droppedFrames) = trouble()
             if xruns != reportedXruns || overflows != reportedOverflows {

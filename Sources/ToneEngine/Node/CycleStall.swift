@@ -1,23 +1,38 @@
-/// Whether the JACK cycles have stopped for `AnalysisWorker.stallSeconds`,
+/// Whether the JACK periods have stopped, as the worker sees at its wakes,
 /// and when the server was last looked at since. Worker thread only.
 struct CycleStall {
+    enum State {
+        /// A period came since the last wake.
+        case running
+        /// None since the last wake, for less than `AnalysisWorker.stallSeconds`.
+        case quiet
+        /// None for `AnalysisWorker.stallSeconds` or more.
+        case stalled
+    }
+
     private var cycles: Int
+    /// The wake before the one that last saw the count move: the last period
+    /// came after it. Counting from there looks early rather than late, and a
+    /// look at a server that is there costs nothing.
     private var sinceNs: UInt64
+    private var lastUpdateNs: UInt64
     private var lookedNs: UInt64 = 0
 
     init(cycles: Int, nowNs: UInt64) {
         self.cycles = cycles
         sinceNs = nowNs
+        lastUpdateNs = nowNs
     }
 
-    /// Takes the cycle count seen now; true while it has not moved for the stall time.
-    mutating func update(cycles now: Int, nowNs: UInt64) -> Bool {
+    /// Takes the period count seen at this wake.
+    mutating func update(cycles now: Int, nowNs: UInt64) -> State {
+        defer { lastUpdateNs = nowNs }
         if now != cycles {
             cycles = now
-            sinceNs = nowNs
-            return false
+            sinceNs = lastUpdateNs
+            return .running
         }
-        return Double(nowNs &- sinceNs) >= AnalysisWorker.stallSeconds * 1e9
+        return Double(nowNs &- sinceNs) >= AnalysisWorker.stallSeconds * 1e9 ? .stalled : .quiet
     }
 
     /// True at most once every `everyNs` (notes the look).
