@@ -13,7 +13,6 @@ import Foundation
 ///
 /// Immutable; any thread.
 public struct ServerWatch: Sendable {
-    public let serverName: String
     private let socketPath: String
     private let socketID: FileID
 
@@ -23,8 +22,7 @@ public struct ServerWatch: Sendable {
     public init?(serverName: String?) {
         let name = serverName ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "default"
         let path = JackServerSocket.path(serverName: name)
-        guard let id = Self.socketID(path), JackServerSocket.knock(serverName: name) == .listening else { return nil }
-        self.serverName = name
+        guard let id = Self.socketID(path), JackServerSocket.knock(path: path) == .listening else { return nil }
         socketPath = path
         socketID = id
     }
@@ -33,7 +31,7 @@ public struct ServerWatch: Sendable {
     /// Costs a `stat` and a `connect` (closed at once); never blocks.
     public func serverHasGone() -> Bool {
         guard Self.socketID(socketPath) == socketID else { return true }
-        switch JackServerSocket.knock(serverName: serverName) {
+        switch JackServerSocket.knock(path: socketPath) {
         case .refused, .missing: return true
         case .listening, .unknown: return false
         }

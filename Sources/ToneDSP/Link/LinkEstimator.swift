@@ -64,22 +64,9 @@ public final class LinkEstimator {
         let latency = folded(Double(whole) + fraction)
 
         let expected = model(phase: phase, gain: gain, start: start, latency: latency, drift: driftFramesPerFrame)
-        var residualPower = 0.0, receivedPower = 0.0
-        var badBlocks: [Bool] = []
         let blocks = period / Self.blockFrames
-        badBlocks.reserveCapacity(blocks)
-        let probePower = Double(probe.samples.reduce(0) { $0 + $1 * $1 }) / Double(period) * gain * gain
-        for block in 0..<blocks {
-            var error = 0.0
-            for index in block * Self.blockFrames..<(block + 1) * Self.blockFrames {
-                let difference = samples[index] - expected[index]
-                error += difference * difference
-                receivedPower += samples[index] * samples[index]
-            }
-            residualPower += error
-            badBlocks.append(error > Self.badBlockRatio * probePower * Double(Self.blockFrames))
-        }
-        let residualDB = 10 * log10(max(residualPower, 1e-30) / max(receivedPower, 1e-30))
+        let (badBlocks, residualDB, receivedPower) = Self.judge(samples, against: expected,
+                                                                probePower: probe.meanPower * gain * gain)
         let gainDB = 20 * log10(max(gain, 1e-15))
         let levelDBFS = 10 * log10(max(receivedPower / Double(period), 1e-30))
         let hasProbe = gainDB > -60 && residualDB < -3
@@ -97,6 +84,28 @@ public final class LinkEstimator {
         let apart = abs(around - whole) % period
         guard min(apart, period - apart) > LinkPathFit.searchFrames / 2 else { return reading }
         return alongPath(than: reading, broken, samples, start: start, aroundFrames: around) ?? reading
+    }
+
+    /// What arrived against what should have, block by block: the blocks
+    /// whose residual passes `badBlockRatio` of the probe's power in them
+    /// (`probePower`: a sample's, at the link's gain), the whole residual
+    /// against the power received (dB), and that power.
+    static func judge(_ samples: [Double], against expected: [Double],
+                      probePower: Double) -> (badBlocks: [Bool], residualDB: Double, receivedPower: Double) {
+        var residualPower = 0.0, receivedPower = 0.0
+        var badBlocks: [Bool] = []
+        badBlocks.reserveCapacity(samples.count / Self.blockFrames)
+        for block in 0..<(samples.count / Self.blockFrames) {
+            var error = 0.0
+            for index in block * Self.blockFrames..<(block + 1) * Self.blockFrames {
+                let difference = samples[index] - expected[index]
+                error += difference * difference
+                receivedPower += samples[index] * samples[index]
+            }
+            residualPower += error
+            badBlocks.append(error > Self.badBlockRatio * probePower * Double(Self.blockFrames))
+        }
+        return (badBlocks, 10 * log10(max(residualPower, 1e-30) / max(receivedPower, 1e-30)), receivedPower)
     }
 
     /// A delay folded into −1 ..< period − 1: just below 0 reads as just below

@@ -95,21 +95,8 @@ final class LinkPathFit {
         blockGains.sort()
         let gain = blockGains[blocks / 2]
 
-        let probePower = Double(probe.samples.reduce(0) { $0 + $1 * $1 }) / Double(period) * gain * gain
-        var residualPower = 0.0, receivedPower = 0.0
-        var badBlocks: [Bool] = []
-        badBlocks.reserveCapacity(blocks)
-        for block in 0..<blocks {
-            var error = 0.0
-            for index in block * blockFrames..<(block + 1) * blockFrames {
-                let difference = samples[index] - gain * model[index]
-                error += difference * difference
-                receivedPower += samples[index] * samples[index]
-            }
-            residualPower += error
-            badBlocks.append(error > LinkEstimator.badBlockRatio * probePower * Double(blockFrames))
-        }
-        let residualDB = 10 * log10(max(residualPower, 1e-30) / max(receivedPower, 1e-30))
+        let (badBlocks, residualDB, _) = LinkEstimator.judge(samples, against: model.map { gain * $0 },
+                                                             probePower: probe.meanPower * gain * gain)
         return Result(latencyFrames: path(Double(period) / 2), gain: signs < 0 ? -gain : gain, residualDB: residualDB,
                       badBlocks: badBlocks)
     }

@@ -27,6 +27,8 @@ public struct LinkProbe: Sendable {
     public let levelDBFS: Double
     /// One period, peak at `levelDBFS`.
     public let samples: [Float]
+    /// Mean power of `samples` (a sample's square, averaged over the period).
+    public let meanPower: Double
     /// The period's spectrum (bins 0…periodFrames/2) of `samples`, as played.
     public let spectrum: [Complex]
     /// The bins that carry the probe.
@@ -57,6 +59,7 @@ public struct LinkProbe: Sendable {
         let peak = raw.reduce(0) { max($0, abs($1)) }
         let scale = Decibels.amplitude(dbfs: levelDBFS) / max(peak, 1e-30)
         samples = raw.map { Float($0 * scale) }
+        meanPower = Double(samples.reduce(0) { $0 + $1 * $1 }) / Double(period)
         // The spectrum of what is actually played (Float rounding included).
         spectrum = samples.map(Double.init).withUnsafeBufferPointer { fft.spectrum(of: $0) }
     }

@@ -25,7 +25,7 @@ enum JackServerSocket {
     /// Whether a server of that name listens: a connection is accepted by the
     /// kernel (the server then sees it close and drops it). A socket file left
     /// by a killed server refuses; a missing one is not there.
-    static func isListening(serverName: String) -> Bool { knock(serverName: serverName) == .listening }
+    static func isListening(serverName: String) -> Bool { knock(path: path(serverName: serverName)) == .listening }
 
     enum Answer {
         /// Accepted, or the backlog is full (a server stopped for long).
@@ -38,14 +38,14 @@ enum JackServerSocket {
         case unknown
     }
 
-    /// One `connect` to the socket, closed at once; never blocks.
-    static func knock(serverName: String) -> Answer {
+    /// One `connect` to the socket at `path` (a `path(serverName:)`), closed at once; never blocks.
+    static func knock(path: String) -> Answer {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .unknown }
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path(serverName: serverName).utf8)
+        let bytes = Array(path.utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             buffer.copyBytes(from: bytes)
             buffer[bytes.count] = 0
