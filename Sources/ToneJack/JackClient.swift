@@ -217,6 +217,32 @@ public final class JackClient {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        closeClient()
+    }
+
+    /// Closes the client after its server has gone (`ProcessBridge.isShutdown`).
+    /// The close talks to a dead or stopped server, and libjack can block
+    /// there (a stopped server never answers; seen too, rarely, under load
+    /// with a dead one): it runs on a thread of its own, and this waits for it
+    /// at most `waitSeconds`. That thread keeps `keeping` (the bridge, and
+    /// through it what it renders) until the close returns, so a late close
+    /// never touches freed memory; if it never returns, they stay behind (a
+    /// few KiB, once per server loss). Safe to call twice, and after `close`.
+    public func closeAfterServerLoss(keeping: AnyObject, waitSeconds: Double = 2) {
+        guard !isClosed else { return }
+        isClosed = true
+        let closing = UncheckedReference(self, keeping)
+        let closed = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            closing.client.closeClient()
+            withExtendedLifetime(closing.kept) {}
+            closed.signal()
+        }
+        _ = closed.wait(timeout: .now() + waitSeconds)
+    }
+
+    /// `close`'s work, once.
+    private func closeClient() {
         defer { Self.openCount.subtract(1, ordering: .releasing) }
         var helperOut = true
         if let helper = metadataHelper {
@@ -283,4 +309,14 @@ public final class JackClient {
 struct UncheckedHandle: @unchecked Sendable {
     let value: OpaquePointer
     init(_ value: OpaquePointer) { self.value = value }
+}
+
+/// A client, and what must outlive its close, handed to the thread that closes it, their only user from then on.
+private struct UncheckedReference: @unchecked Sendable {
+    let client: JackClient
+    let kept: AnyObject
+    init(_ client: JackClient, _ kept: AnyObject) {
+        self.client = client
+        self.kept = kept
+    }
 }

@@ -45,19 +45,29 @@ public enum MetadataHelper {
     public static let subcommand = "__jack-metadata-helper"
 
     /// Runs the helper with the arguments after `subcommand`; never returns.
+    ///
+    /// It ends with `_exit`, never `exit`: it has nothing to flush (its one
+    /// line is a raw `write`) and no exit handlers, and libjack can leave the
+    /// dynamic loader's lock held by a thread it cancelled (an open that
+    /// failed as the server died: `jack_client_close` cancels the
+    /// notification thread asynchronously), so that `exit`'s library
+    /// clean-up (`_dl_fini`) waits for it for good. A fresh-clone CI run
+    /// (2026-11-27) left two helpers so: one of a test's node whose server
+    /// was stopped and its socket swapped, one of the stress run's
+    /// "sigkill" nodes, each the only thread left, in `_dl_fini`.
     public static func main(arguments: [String]) -> Never {
         signal(SIGPIPE, SIG_IGN)    // the node gone: EPIPE on our one write, nothing more
         JackClient.silenceLibraryMessages()
         // Its client is never activated: nothing to lock (a failure here only costs the lock's time).
         _ = tn_forgo_large_memory_locks()
-        guard arguments.count >= 2, arguments.count % 2 == 0 else { exit(64) }
+        guard arguments.count >= 2, arguments.count % 2 == 0 else { _exit(64) }
         let server = arguments[0].isEmpty ? nil : arguments[0]
         var names: [(subject: jack_uuid_t, name: String)] = []
         for index in stride(from: 2, to: arguments.count, by: 2) {
-            guard let subject = jack_uuid_t(arguments[index]) else { exit(64) }
+            guard let subject = jack_uuid_t(arguments[index]) else { _exit(64) }
             names.append((subject, arguments[index + 1]))
         }
-        guard let client = open(name: arguments[1], server: server) else { exit(1) }
+        guard let client = open(name: arguments[1], server: server) else { _exit(1) }
         var stored: [jack_uuid_t] = []
         for (subject, name) in names {
             if nodeHasEnded(waitingMilliseconds: 0) { break }
@@ -71,19 +81,19 @@ public enum MetadataHelper {
         // perhaps with the server stopped): jackd removes a closed client's properties and
         // its ports' itself (jack2 1.9.21 `JackEngine::ClientCloseAux`), so nothing to do,
         // and a client opened now would only queue behind jackd's catching up.
-        guard !stored.isEmpty, closingInOrder else { exit(0) }
+        guard !stored.isEmpty, closingInOrder else { _exit(0) }
         // Bounded: a server that does not answer within `removalSeconds` is left to its own
         // clean-up. The watchdog ends us only between metadata calls (it takes `callLock`).
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: removalSeconds)
             callLock.withLock { _ in _exit(0) }
         }
-        guard let client = open(name: arguments[1], server: server) else { exit(0) }
+        guard let client = open(name: arguments[1], server: server) else { _exit(0) }
         for subject in stored {
             _ = callLock.withLock { _ in tn_remove_pretty_name(client, subject) }
         }
         jack_client_close(client)
-        exit(0)
+        _exit(0)
     }
 
     /// How long the removals may take in all (the node waits 0.5 s for them).

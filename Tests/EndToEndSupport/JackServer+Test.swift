@@ -166,3 +166,20 @@ public final class OwnUserJack {
         }
     }
 }
+
+extension PrivateJackServer {
+    /// Lets a SIGSTOPped server run again and gives it 0.2 s to take out the
+    /// clients that died while it was stopped; nothing when it is not stopped.
+    /// A jackd without real-time scheduling told to stop at once instead
+    /// waits 5 s and then 1 s for each such client (ten and two times its
+    /// 500 ms client time-out) to leave a graph whose driver has already
+    /// stopped: 6 s of a test's stop (measured: 6.04 s at once, 0.15 s after
+    /// 0.1 s).
+    public func resume() {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ", options: .backwards),
+              stat[afterName.upperBound...].first == "T" else { return }
+        kill(pid, SIGCONT)
+        usleep(200_000)
+    }
+}

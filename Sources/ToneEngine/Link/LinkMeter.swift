@@ -65,9 +65,10 @@ public enum LinkMeter {
         let bridge = try ProcessBridge(client: client, channels: [(inPort, outPort)],
                                        wakeEveryFrames: probe.periodFrames / 4,
                                        renderer: engine, render: LinkEngine.renderFunction)
-        // The client is closed, and its callbacks stop, before the bridge goes.
+        // The client is closed, and its callbacks stop, before the bridge goes;
+        // after a server loss, at most 2 s later (a stopped server never answers).
         defer {
-            client.close()
+            if bridge.isShutdown { client.closeAfterServerLoss(keeping: bridge) } else { client.close() }
             withExtendedLifetime(bridge) {}
         }
         try client.activate()
@@ -81,6 +82,9 @@ public enum LinkMeter {
         defer { scratch.deallocate() }
         var streamFrame = 0
         var ending = Ending.stopped
+        // A server that died without libjack saying so ends the session too.
+        var stalledServer = StalledServerWatch(bridge: bridge, serverName: client.serverName,
+                                               nowNs: DispatchTime.now().uptimeNanoseconds)
         while true {
             if shouldStop() { break }
             if bridge.isShutdown {
@@ -88,6 +92,7 @@ public enum LinkMeter {
                 break
             }
             bridge.wait(timeoutMilliseconds: 100)
+            stalledServer?.look(nowNs: DispatchTime.now().uptimeNanoseconds)
             while true {
                 let (count, gap) = engine.capture.read(into: scratch, maxCount: probe.periodFrames)
                 if let gap { streamFrame += gap.frames }

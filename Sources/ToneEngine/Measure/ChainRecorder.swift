@@ -98,9 +98,10 @@ public enum ChainRecorder {
         let bridge = try ProcessBridge(client: client, channels: ports, midiOutput: midiPort,
                                        renderer: engine, render: MeasureEngine.renderFunction)
         // The bridge (and the engine it holds) outlives the client: the
-        // client is closed, and its callbacks stop, before the bridge goes.
+        // client is closed, and its callbacks stop, before the bridge goes;
+        // after a server loss, at most 2 s later (a stopped server never answers).
         defer {
-            client.close()
+            if bridge.isShutdown { client.closeAfterServerLoss(keeping: bridge) } else { client.close() }
             withExtendedLifetime(bridge) {}
         }
 
@@ -140,6 +141,9 @@ public enum ChainRecorder {
         }
         let xrunsBefore = bridge.xruns
         engine.arm()
+        // A server that died without libjack saying so ends the measurement as one that did.
+        var stalledServer = StalledServerWatch(bridge: bridge, serverName: client.serverName,
+                                               nowNs: DispatchTime.now().uptimeNanoseconds)
         let limitSeconds = Double(signal.recordingFrames) / Double(client.sampleRateHz) * 2 + 5
         let deadline = Date().addingTimeInterval(limitSeconds)
         while !engine.isFinished {
@@ -147,6 +151,7 @@ public enum ChainRecorder {
             if shouldStop() { throw Failure.stopped }
             if Date() > deadline { throw Failure.timedOut(seconds: limitSeconds) }
             bridge.wait(timeoutMilliseconds: 100)
+            stalledServer?.look(nowNs: DispatchTime.now().uptimeNanoseconds)
         }
         let xruns = bridge.xruns - xrunsBefore
         let midiDropped = bridge.midiOutDropped

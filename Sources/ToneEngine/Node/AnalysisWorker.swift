@@ -99,12 +99,8 @@ final class AnalysisWorker: @unchecked Sendable {
     let threadID = Atomic<Int32>(0)
 
     /// Where the server's socket is, to tell a stall from a server that died
-    /// without libjack saying so (`ServerWatch`); nil: not watched.
+    /// without libjack saying so (`StalledServerWatch`); nil: not watched.
     private let serverWatch: ServerWatch?
-    /// A stall of the JACK cycles this long makes the worker look at the server.
-    static let stallSeconds = 1.0
-    /// How often it looks, while the stall lasts.
-    static let serverLookMilliseconds = 500
 
     init(engine: Engine, wakeIntervalSeconds: Double = 0.1, bridge: ProcessBridge, serverWatch: ServerWatch? = nil,
          sink: (any ReportSink)? = nil, timeOffsetSeconds: Double = 0,
@@ -196,7 +192,7 @@ final class AnalysisWorker: @unchecked Sendable {
         var settledReported = analyzers.isEmpty
         var nextWakeNs = DispatchTime.now().uptimeNanoseconds
         var watching = false
-        var stall = CycleStall(cycles: bridge.cycles, nowNs: nextWakeNs)
+        var stalledServer = serverWatch.map { StalledServerWatch(bridge: bridge, server: $0, nowNs: nextWakeNs) }
         while !stopRequested.load(ordering: .acquiring) {
             let nowNs = DispatchTime.now().uptimeNanoseconds
             if nextWakeNs > nowNs {
@@ -219,17 +215,10 @@ final class AnalysisWorker: @unchecked Sendable {
             let afterNs = DispatchTime.now().uptimeNanoseconds
             let stepNs = nextWakeNs + intervalNs
             nextWakeNs = stepNs > afterNs && stepNs <= afterNs + intervalNs ? stepNs : afterNs + intervalNs
-            if let serverWatch {
-                // No period since the last wake: wake at least every half
-                // second; none for a while (a stopped server, or one that died
-                // without libjack telling us): look at the server as often.
-                let state = stall.update(cycles: bridge.cycles, nowNs: afterNs)
-                let lookNs = UInt64(Self.serverLookMilliseconds) * 1_000_000
-                if state != .running { nextWakeNs = min(nextWakeNs, afterNs + lookNs) }
-                if state == .stalled, stall.mayLook(nowNs: afterNs, everyNs: lookNs), serverWatch.serverHasGone() {
-                    bridge.markServerGone()
-                }
-            }
+            // No period since the last wake: wake at least every half second;
+            // none for a while (a stopped server, or one that died without
+            // libjack telling us): look at the server as often.
+            if let maximumNs = stalledServer?.look(nowNs: afterNs) { nextWakeNs = min(nextWakeNs, afterNs + maximumNs) }
             let (xruns, overflows, droppedFrames) = trouble()
             if xruns != reportedXruns || overflows != reportedOverflows {
                 reportedXruns = xruns

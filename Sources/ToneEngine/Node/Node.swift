@@ -168,23 +168,12 @@ public final class Node {
             : (1...channels).map { ("in_\($0)", "out_\($0)", "input \($0)", "output \($0)") }
     }
 
-    /// After the server has gone, closing the client talks to a dead server,
-    /// and libjack has been seen (rarely, under load) to block there. Close it
-    /// on a thread of its own and wait at most 2 s. That thread holds the
-    /// client and the bridge (and through it the engine) until the close
-    /// returns, so a late close never touches freed memory; if it never
-    /// returns, they stay behind (a few KiB, once per server loss).
+    /// After the server has gone: the close bounded at 2 s
+    /// (`JackClient.closeAfterServerLoss`), the bridge (and through it the
+    /// engine) kept until it returns.
     private func stopAfterServerLoss() {
         stopped = true
-        let closed = DispatchSemaphore(value: 0)
-        let client = UncheckedSendable(client)
-        let bridge = bridge
-        Thread.detachNewThread {
-            client.value.close()
-            withExtendedLifetime(bridge) {}
-            closed.signal()
-        }
-        _ = closed.wait(timeout: .now() + 2)
+        client.closeAfterServerLoss(keeping: bridge)
         worker.stop()
         continuation.finish()
     }
@@ -224,10 +213,4 @@ public final class Node {
         worker.stop()
         continuation.finish()
     }
-}
-
-/// Hands a main-thread object to one other thread that is its only user from then on.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -53,7 +53,7 @@ extension JackServerTests {
         func serverStopped() throws {
             let server = try startServer()
             defer {
-                kill(server.pid, SIGCONT)
+                server.resume()
                 server.stop()
             }
             let patchFile = NSTemporaryDirectory() + "tn-signal-patch-\(getpid()).xml"

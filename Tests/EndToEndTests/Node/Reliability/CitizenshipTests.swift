@@ -105,7 +105,7 @@ extension JackServerTests {
         func stalledServerCounted() throws {
             let server = try startServer()
             defer {
-                kill(server.pid, SIGCONT)
+                server.resume()
                 server.stop()
             }
             let node = try LiveCommand(["run", "-s", server.name, "-n", "stalled", "--hop", "4096", "--no-metadata"])

@@ -28,7 +28,7 @@ extension JackServerTests {
         func signalWithStoppedServer() throws {
             let server = try startServer()
             defer {
-                kill(server.pid, SIGCONT)
+                server.resume()
                 server.stop()
             }
             let node = try LiveCommand(["run", "-s", server.name, "-n", "frozen", "--hop", "4096"])
@@ -40,42 +40,65 @@ extension JackServerTests {
             node.signal(SIGTERM)
             let exit = node.exitStatus(timeoutSeconds: 5)
             let seconds = Date().timeIntervalSince(sent)
-            kill(server.pid, SIGCONT)
+            server.resume()
             #expect(exit != nil && seconds < 2, "ended after \(seconds) s: \(String(describing: exit))")
         }
 
+        /// A command whose server dies without libjack saying so, and what it must then say.
+        struct Orphan: CustomTestStringConvertible, Sendable {
+            var command: String
+            var arguments: [String]
+            /// What the command does before the stall can be seen (after its port is there).
+            var settleSeconds: Double
+            var says: String
+            var testDescription: String { command }
+        }
+
+        static let orphans = [
+            Orphan(command: "run", arguments: ["--hop", "4096", "--no-reconnect"], settleSeconds: 0,
+                   says: "the JACK server shut the client down"),
+            Orphan(command: "link", arguments: ["--no-reconnect", "--duration", "60"], settleSeconds: 0,
+                   says: "the JACK server went away"),
+            // Its loop settles and the sweep starts before its watch does.
+            Orphan(command: "measure", arguments: ["--loopback", "--sweep-seconds", "20"], settleSeconds: 1,
+                   says: "the JACK server shut the client down during the measurement"),
+        ]
+
         /// A stress run saw one node of eight never hear of its server's
-        /// SIGKILL from libjack (no shutdown callback) and hang. The worker
-        /// watches the server's socket when the periods stop: here the server
-        /// is stopped and its socket swapped for a dead one, so libjack
-        /// cannot know, and the watch alone must end the node.
-        @Test("the periods stop and the server's socket is dead: the node says the server is gone and, under --no-reconnect, exits 1")
-        func serverGoneWithoutLibjack() throws {
+        /// SIGKILL from libjack (no shutdown callback) and hang. Each command
+        /// that waits on its periods (the node's worker, `link`'s meter,
+        /// `measure`'s recorder) watches the server's socket when the periods
+        /// stop: here the server is stopped and its socket swapped for a dead
+        /// one, so libjack cannot know, and the watch alone must end it.
+        @Test("the periods stop and the server's socket is dead: the command says the server is gone and, under --no-reconnect, exits 1",
+              arguments: orphans)
+        func serverGoneWithoutLibjack(_ orphan: Orphan) throws {
             let server = try startServer()
             let socketPath = "/dev/shm/jack_\(server.name)_\(geteuid())_0"
             let movedPath = socketPath + ".moved"
             defer {
                 unlink(socketPath)
                 rename(movedPath, socketPath)
-                kill(server.pid, SIGCONT)
+                server.resume()
                 server.stop()
             }
-            let node = try LiveCommand(["run", "-s", server.name, "-n", "orphan", "--hop", "4096", "--no-reconnect"])
-            defer { node.stop() }
+            let command = try LiveCommand([orphan.command, "-s", server.name, "-n", "orphan"] + orphan.arguments)
+            defer { command.stop() }
             try waitForPort("orphan:out", server: server.name)
+            usleep(UInt32(orphan.settleSeconds * 1e6))
             kill(server.pid, SIGSTOP)
             // A socket file nobody listens on, where the server's was: what a killed server leaves.
             try #require(rename(socketPath, movedPath) == 0)
             try #require(bindUnixSocket(at: socketPath, listening: false) != nil, "bind \(socketPath)")
             let stopped = Date()
             // A stall of 1 s, a look every 0.5 s, and a client close bounded at 2 s (the server is stopped).
-            let exit = node.exitStatus(timeoutSeconds: 6)
+            let exit = command.exitStatus(timeoutSeconds: 6)
             let seconds = Date().timeIntervalSince(stopped)
-            report(String(format: "server stopped, its socket dead: the node ended %.2f s later (status %@)", seconds,
+            report(String(format: "%@: server stopped, its socket dead: ended %.2f s later (status %@)", orphan.command, seconds,
                           exit.map { String($0.status) } ?? "none"))
-            #expect(exit?.status == 1, "after \(seconds) s: \(String(describing: exit)); stderr: \(node.stderr)")
+            #expect(exit?.status == 1, "after \(seconds) s: \(String(describing: exit)); stderr: \(command.stderr)")
             #expect(seconds < 4, "ended \(seconds) s after the server stopped")
-            #expect(node.stderr.contains("the JACK server shut the client down"), "\(node.stderr)")
+            #expect(command.stderr.contains(orphan.says), "\(command.stderr)")
         }
 
         @Test("stdout closed by its reader (| head -1): status 141, nothing on stderr but the start-up line")

@@ -1,15 +1,16 @@
-/// Whether the JACK periods have stopped, as the worker sees at its wakes,
-/// and when the server was last looked at since. Worker thread only.
+/// Whether the JACK periods have stopped, as a waiting thread sees at its
+/// wakes, and when the server was last looked at since. One thread.
 struct CycleStall {
     enum State {
         /// A period came since the last wake.
         case running
-        /// None since the last wake, for less than `AnalysisWorker.stallSeconds`.
+        /// None since the last wake, for less than `stallNs`.
         case quiet
-        /// None for `AnalysisWorker.stallSeconds` or more.
+        /// None for `stallNs` or more.
         case stalled
     }
 
+    private let stallNs: UInt64
     private var cycles: Int
     /// The wake before the one that last saw the count move: the last period
     /// came after it. Counting from there looks early rather than late, and a
@@ -18,8 +19,9 @@ struct CycleStall {
     private var lastUpdateNs: UInt64
     private var lookedNs: UInt64 = 0
 
-    init(cycles: Int, nowNs: UInt64) {
+    init(cycles: Int, nowNs: UInt64, stallNs: UInt64) {
         self.cycles = cycles
+        self.stallNs = stallNs
         sinceNs = nowNs
         lastUpdateNs = nowNs
     }
@@ -32,7 +34,7 @@ struct CycleStall {
             sinceNs = lastUpdateNs
             return .running
         }
-        return Double(nowNs &- sinceNs) >= AnalysisWorker.stallSeconds * 1e9 ? .stalled : .quiet
+        return nowNs &- sinceNs >= stallNs ? .stalled : .quiet
     }
 
     /// True at most once every `everyNs` (notes the look).
