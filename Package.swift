@@ -1,6 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "ToneNode",
     platforms: [.macOS(.v15)],
@@ -34,8 +36,12 @@ let package = Package(
             name: "CSndfile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
 
-        .target(name: "ToneDSP", dependencies: ["CFFTW"]),
-        .target(name: "ToneTestSupport", dependencies: ["ToneDSP"]),
+        // The signal processing and the tests' signal models are optimized in
+        // debug builds too: the unit suites (mostly these loops) and the debug
+        // `tonenode` the end-to-end tests run take a fraction of the CPU
+        // (docs/tests.md). Debug checks stay (-O keeps overflow and bounds traps).
+        .target(name: "ToneDSP", dependencies: ["CFFTW"], swiftSettings: optimizedInDebug),
+        .target(name: "ToneTestSupport", dependencies: ["ToneDSP"], swiftSettings: optimizedInDebug),
         .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
         // JACK-free rules: settings and their validation, the control language,
         // the session encoding, qjackctl patchbay files.
@@ -65,7 +71,8 @@ let package = Package(
         // runCommand), the one configurable JACK test peer (JackPeer and its
         // behaviours), private servers. Test code may import CJack; the
         // product's only importer of CJack is ToneJack.
-        .target(name: "EndToEndSupport", dependencies: ["CJack", "ToneJack", "ToneTestSupport"], path: "Tests/EndToEndSupport"),
+        .target(name: "EndToEndSupport", dependencies: ["CJack", "ToneJack", "ToneTestSupport"], path: "Tests/EndToEndSupport",
+                swiftSettings: optimizedInDebug),
         // End to end: the tonenode binary and the node against real jackd servers.
         .testTarget(
             name: "EndToEndTests",

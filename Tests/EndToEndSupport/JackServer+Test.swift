@@ -138,14 +138,7 @@ public final class OwnUserJack {
 
     /// The processes of the uid running tonenode's metadata helper (the hidden subcommand on their command line).
     public func metadataHelperPIDs() -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry in
-            guard let pid = Int32(entry), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                  let owner = (try? FileManager.default.attributesOfItem(atPath: "/proc/\(entry)"))?[.ownerAccountID]
-                    as? NSNumber, owner.uint32Value == uid,
-                  String(decoding: line, as: UTF8.self).contains("__jack-metadata-helper") else { return nil }
-            return pid
-        }
+        processIDs(commandLineContaining: "__jack-metadata-helper", user: uid)
     }
 
     /// Stops the server (SIGTERM, then SIGKILL) and removes the uid's files in /dev/shm.
@@ -181,5 +174,20 @@ extension PrivateJackServer {
               stat[afterName.upperBound...].first == "T" else { return }
         kill(pid, SIGCONT)
         usleep(200_000)
+    }
+}
+
+/// The processes whose command line (arguments joined by spaces) contains
+/// `text`; of `user` only, when given.
+public func processIDs(commandLineContaining text: String, user: UInt32? = nil) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { entry in
+        guard let pid = Int32(entry), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+              String(decoding: line.map { $0 == 0 ? 32 : $0 }, as: UTF8.self).contains(text) else { return nil }
+        if let user {
+            let owner = (try? FileManager.default.attributesOfItem(atPath: "/proc/\(entry)"))?[.ownerAccountID] as? NSNumber
+            guard owner?.uint32Value == user else { return nil }
+        }
+        return pid
     }
 }
