@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
 
 let package = Package(
     name: "ToneNode",
@@ -39,7 +39,9 @@ let package = Package(
         // The signal processing and the tests' signal models are optimized in
         // debug builds too: the unit suites (mostly these loops) and the debug
         // `tonenode` the end-to-end tests run take a fraction of the CPU
-        // (docs/tests.md). Debug checks stay (-O keeps overflow and bounds traps).
+        // (docs/tests.md). Debug checks stay: `-assert-config Debug` keeps
+        // `assert` and the standard library's debug preconditions (unsafe
+        // buffer indices) that -O alone drops.
         .target(name: "ToneDSP", dependencies: ["CFFTW"], swiftSettings: optimizedInDebug),
         .target(name: "ToneTestSupport", dependencies: ["ToneDSP"], swiftSettings: optimizedInDebug),
         .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),

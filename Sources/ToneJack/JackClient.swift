@@ -233,8 +233,11 @@ public final class JackClient {
         isClosed = true
         let closing = UncheckedReference(self, keeping)
         let closed = DispatchSemaphore(value: 0)
+        // Counted while it runs: an exit meanwhile must not run libjack's clean-up (`metadataIsStuck`).
+        Self.pendingCloses.add(1, ordering: .releasing)
         Thread.detachNewThread {
             closing.client.closeClient()
+            Self.pendingCloses.subtract(1, ordering: .releasing)
             withExtendedLifetime(closing.kept) {}
             closed.signal()
         }

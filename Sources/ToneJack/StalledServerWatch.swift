@@ -20,14 +20,8 @@ public struct StalledServerWatch {
     private let bridge: ProcessBridge
     private var stall: CycleStall
 
-    /// Nil when there is nothing to watch (no server listens where jack2 puts its socket: see `ServerWatch`).
-    /// - Parameter serverName: as the client was opened with (`JackClient.serverName`).
-    public init?(bridge: ProcessBridge, serverName: String?, nowNs: UInt64) {
-        guard let server = ServerWatch(serverName: serverName) else { return nil }
-        self.init(bridge: bridge, server: server, nowNs: nowNs)
-    }
-
-    /// Watches `server` (made at the client's open) for `bridge`.
+    /// Watches `server` for `bridge`. Make the `ServerWatch` right after the
+    /// client's open: made later, a server already gone would give none.
     public init(bridge: ProcessBridge, server: ServerWatch, nowNs: UInt64) {
         self.server = server
         self.bridge = bridge

@@ -58,6 +58,8 @@ public enum LinkMeter {
                                shouldStop: () -> Bool) throws -> Session {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         defer { client.close() }
+        // Made at the open, while the server listens (see StalledServerWatch).
+        let serverWatch = ServerWatch(serverName: client.serverName)
         let probe = LinkProbe(sampleRateHz: Double(client.sampleRateHz), levelDBFS: settings.levelDBFS)
         let engine = LinkEngine(probe: probe, plays: settings.plays)
         let inPort = try client.registerAudioPort("in", isInput: true)
@@ -83,8 +85,9 @@ public enum LinkMeter {
         var streamFrame = 0
         var ending = Ending.stopped
         // A server that died without libjack saying so ends the session too.
-        var stalledServer = StalledServerWatch(bridge: bridge, serverName: client.serverName,
-                                               nowNs: DispatchTime.now().uptimeNanoseconds)
+        var stalledServer = serverWatch.map {
+            StalledServerWatch(bridge: bridge, server: $0, nowNs: DispatchTime.now().uptimeNanoseconds)
+        }
         while true {
             if shouldStop() { break }
             if bridge.isShutdown {

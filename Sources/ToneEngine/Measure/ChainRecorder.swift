@@ -83,6 +83,8 @@ public enum ChainRecorder {
         throws -> Run {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         defer { client.close() }
+        // Made at the open, while the server listens (see StalledServerWatch).
+        let serverWatch = ServerWatch(serverName: client.serverName)
         let signal = try makeSignal(Double(client.sampleRateHz))
         let channels = max(1, settings.channels)
         let engine = MeasureEngine(stimuli: (0..<channels).map { signal.stimulus(channel: $0) },
@@ -142,8 +144,9 @@ public enum ChainRecorder {
         let xrunsBefore = bridge.xruns
         engine.arm()
         // A server that died without libjack saying so ends the measurement as one that did.
-        var stalledServer = StalledServerWatch(bridge: bridge, serverName: client.serverName,
-                                               nowNs: DispatchTime.now().uptimeNanoseconds)
+        var stalledServer = serverWatch.map {
+            StalledServerWatch(bridge: bridge, server: $0, nowNs: DispatchTime.now().uptimeNanoseconds)
+        }
         let limitSeconds = Double(signal.recordingFrames) / Double(client.sampleRateHz) * 2 + 5
         let deadline = Date().addingTimeInterval(limitSeconds)
         while !engine.isFinished {
