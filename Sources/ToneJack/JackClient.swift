@@ -220,18 +220,24 @@ public final class JackClient {
         closeClient()
     }
 
-    /// Closes the client after its server has gone (`ProcessBridge.isShutdown`).
-    /// The close talks to a dead or stopped server, and libjack can block
-    /// there (a stopped server never answers; seen too, rarely, under load
-    /// with a dead one): it runs on a thread of its own, and this waits for it
-    /// at most `waitSeconds`. That thread keeps `keeping` (the bridge, and
-    /// through it what it renders) until the close returns, so a late close
-    /// never touches freed memory; if it never returns, they stay behind (a
-    /// few KiB, once per server loss). Safe to call twice, and after `close`.
-    public func closeAfterServerLoss(keeping: AnyObject, waitSeconds: Double = 2) {
+    /// Closes the client whose callbacks `bridge` serves, keeping the bridge
+    /// (and through it what it renders) until the close has returned. After
+    /// the server has gone (`bridge.isShutdown`) the close talks to a dead or
+    /// stopped server, and libjack can block there (a stopped server never
+    /// answers; seen too, rarely, under load with a dead one): then it runs on
+    /// a thread of its own, which holds the bridge, and this waits for it at
+    /// most `waitSeconds`; a late close never touches freed memory, and if it
+    /// never returns they stay behind (a few KiB, once per server loss).
+    /// Safe to call twice, and after `close`.
+    public func close(keeping bridge: ProcessBridge, waitSeconds: Double = 2) {
+        guard bridge.isShutdown else {
+            close()
+            withExtendedLifetime(bridge) {}
+            return
+        }
         guard !isClosed else { return }
         isClosed = true
-        let closing = UncheckedReference(self, keeping)
+        let closing = UncheckedReference(self, bridge)
         let closed = DispatchSemaphore(value: 0)
         // Counted while it runs: an exit meanwhile must not run libjack's clean-up (`metadataIsStuck`).
         Self.pendingCloses.add(1, ordering: .releasing)

@@ -69,10 +69,7 @@ public enum LinkMeter {
                                        renderer: engine, render: LinkEngine.renderFunction)
         // The client is closed, and its callbacks stop, before the bridge goes;
         // after a server loss, at most 2 s later (a stopped server never answers).
-        defer {
-            if bridge.isShutdown { client.closeAfterServerLoss(keeping: bridge) } else { client.close() }
-            withExtendedLifetime(bridge) {}
-        }
+        defer { client.close(keeping: bridge) }
         try client.activate()
         let input = client.fullName(of: inPort), output = client.fullName(of: outPort)
         for source in settings.connectIn { try client.connect(from: source, to: input) }

@@ -102,10 +102,7 @@ public enum ChainRecorder {
         // The bridge (and the engine it holds) outlives the client: the
         // client is closed, and its callbacks stop, before the bridge goes;
         // after a server loss, at most 2 s later (a stopped server never answers).
-        defer {
-            if bridge.isShutdown { client.closeAfterServerLoss(keeping: bridge) } else { client.close() }
-            withExtendedLifetime(bridge) {}
-        }
+        defer { client.close(keeping: bridge) }
 
         try client.activate()
         let inputs = ports.map { client.fullName(of: $0.input) }, outputs = ports.map { client.fullName(of: $0.output) }

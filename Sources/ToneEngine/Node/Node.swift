@@ -168,16 +168,6 @@ public final class Node {
             : (1...channels).map { ("in_\($0)", "out_\($0)", "input \($0)", "output \($0)") }
     }
 
-    /// After the server has gone: the close bounded at 2 s
-    /// (`JackClient.closeAfterServerLoss`), the bridge (and through it the
-    /// engine) kept until it returns.
-    private func stopAfterServerLoss() {
-        stopped = true
-        client.closeAfterServerLoss(keeping: bridge)
-        worker.stop()
-        continuation.finish()
-    }
-
     /// A closure that ends `events` from any thread (a signal handler's
     /// queue, say); the owner then calls `stop()` on the main thread.
     public var stopRequester: @Sendable () -> Void {
@@ -204,12 +194,9 @@ public final class Node {
         // Counted once, here: the callbacks have stopped by the time it is
         // read at exit; a node replaced after a server loss adds its own.
         defer { Self.droppedMidiCount.add(bridge.midiDropped, ordering: .relaxed) }
-        if bridge.isShutdown {
-            stopAfterServerLoss()
-            return
-        }
         stopped = true
-        client.close()
+        // Bounded at 2 s after a server loss (see there).
+        client.close(keeping: bridge)
         worker.stop()
         continuation.finish()
     }
