@@ -1,12 +1,12 @@
 // jack_simple_client's render (a 200-sample sine table copied to two
 // outputs) timed with the same callback profile as tonenode's
 // --profile-callback (CJack's shim.h: CLOCK_MONOTONIC at entry and exit, a
-// histogram of 1 µs bins), so scripts/live-bench compares the two callbacks
+// histogram of 1 µs bins), so scripts/bench/live-bench compares the two callbacks
 // measured alike. Prints the same summary line on SIGTERM/SIGINT.
 //
 // Build: cc -O2 -I Sources/CJack Benchmarks/callback-client/profiled_simple_client.c -ljack -lm
 // Usage: profiled_simple_client [CLIENT_NAME [--report-active]]   (JACK_DEFAULT_SERVER picks the server)
-// --report-active: print "active" on stdout once activated (scripts/live-bench
+// --report-active: print "active" on stdout once activated (scripts/bench/live-bench
 // times exec to that line: JACK's own start-up, the floor under tonenode's).
 #include "shim.h"
 #include <math.h>
