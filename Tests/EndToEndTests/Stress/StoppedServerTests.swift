@@ -1,6 +1,7 @@
 import EndToEndSupport
 import Foundation
 import Testing
+import ToneJack
 import ToneTestSupport
 
 extension JackServerTests.StressTests {
@@ -12,26 +13,34 @@ extension JackServerTests.StressTests {
     struct StoppedServerTests {
         @Test("SIGTERM with the server stopped: every node ends within 2 s")
         func signalWhileStopped() throws {
-            let server = try startServer()
-            defer {
+            try Self.whileStopped { server, group in
+                group.signal(SIGTERM)
+                let ended = group.waitAll(timeoutSeconds: 4)
                 server.resume()
-                server.stop()
+                try group.waitUntilGone(server: server.name)
+                report(String(format: "stopped: 8 nodes ended in %.2f s with the server SIGSTOPped (statuses %@)",
+                              ended.seconds, NodeGroup.describe(ended.statuses)))
+                #expect(!ended.statuses.contains(nil), "statuses \(NodeGroup.describe(ended.statuses))")
+                #expect(ended.seconds < 2, "ended in \(ended.seconds) s")
             }
-            let group = try NodeGroup(server: server.name)
-            kill(server.pid, SIGSTOP)
-            usleep(UInt32(StressLength.current.stopSeconds * 1e6))
-            group.signal(SIGTERM)
-            let ended = group.waitAll(timeoutSeconds: 4)
-            server.resume()
-            try group.waitUntilGone(server: server.name)
-            report(String(format: "stopped: 8 nodes ended in %.2f s with the server SIGSTOPped (statuses %@)",
-                          ended.seconds, NodeGroup.describe(ended.statuses)))
-            #expect(!ended.statuses.contains(nil), "statuses \(NodeGroup.describe(ended.statuses))")
-            #expect(ended.seconds < 2, "ended in \(ended.seconds) s")
         }
 
         @Test("the server stopped and continued: every node runs on")
         func runOnAfterContinue() throws {
+            try Self.whileStopped { server, group in
+                kill(server.pid, SIGCONT)
+                usleep(2_000_000)
+                let running = group.running
+                group.signal(SIGTERM)
+                let ended = group.waitAll(timeoutSeconds: 4)
+                #expect(running == 8, "\(running) of 8 ran on; stderr: \(group.nodes.map(\.stderr))")
+                #expect(ended.statuses.allSatisfy { $0 == 0 }, "statuses \(NodeGroup.describe(ended.statuses))")
+            }
+        }
+
+        /// Eight nodes on a server, then the server SIGSTOPped for the
+        /// stress length's stop; then `body`. Resumed and stopped after.
+        static func whileStopped(_ body: (PrivateJackServer, NodeGroup) throws -> Void) throws {
             let server = try startServer()
             defer {
                 server.resume()
@@ -40,13 +49,7 @@ extension JackServerTests.StressTests {
             let group = try NodeGroup(server: server.name)
             kill(server.pid, SIGSTOP)
             usleep(UInt32(StressLength.current.stopSeconds * 1e6))
-            kill(server.pid, SIGCONT)
-            usleep(2_000_000)
-            let running = group.running
-            group.signal(SIGTERM)
-            let ended = group.waitAll(timeoutSeconds: 4)
-            #expect(running == 8, "\(running) of 8 ran on; stderr: \(group.nodes.map(\.stderr))")
-            #expect(ended.statuses.allSatisfy { $0 == 0 }, "statuses \(NodeGroup.describe(ended.statuses))")
+            try body(server, group)
         }
     }
 }
