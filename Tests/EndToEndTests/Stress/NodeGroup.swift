@@ -57,21 +57,6 @@ final class NodeGroup {
         return (statuses, seconds)
     }
 
-    /// Waits (at most `timeoutSeconds`) until none of the nodes' ports is on
-    /// `server`. A jackd continued after nodes died while it was stopped
-    /// takes them out in about 4 s (eight nodes, no real-time scheduling);
-    /// told to stop first, it waits 5 s and 1 s for each (`PrivateJackServer.resume`).
-    func waitUntilGone(server: String, timeoutSeconds: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        let ports = Set(names.map { "\($0):out" })
-        while Date() < deadline {
-            let lsp = try runCommand([], executable: "/usr/bin/jack_lsp", environment: ["JACK_DEFAULT_SERVER": server],
-                                     timeoutSeconds: max(0.5, min(3, deadline.timeIntervalSinceNow)), recordsTimeout: false)
-            if lsp.finished && ports.isDisjoint(with: lsp.stdoutLines) { return }
-            usleep(100_000)
-        }
-    }
-
     /// The nodes whose stderr contains `text`.
     func saying(_ text: String) -> [String] {
         zip(names, nodes).filter { $0.1.stderr.contains(text) }.map(\.0)

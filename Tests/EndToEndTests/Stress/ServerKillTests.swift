@@ -1,7 +1,6 @@
 import EndToEndSupport
 import Foundation
 import Testing
-import ToneJack
 import ToneTestSupport
 
 extension JackServerTests.StressTests {
@@ -15,12 +14,9 @@ extension JackServerTests.StressTests {
         func reconnectAfterKill() throws {
             let name = "tn-test-kill-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             var server = try startServer(name: name)
-            defer {
-                server.stop()
-                Self.removeLeftovers(of: name)
-            }
+            defer { server.stop() }
             let group = try NodeGroup(server: name)
-            Self.kill(server)
+            server.end(graceSeconds: 0)
             server = try startServer(name: name)
             let ready = Date()
             let deadline = ready.addingTimeInterval(8)
@@ -39,32 +35,13 @@ extension JackServerTests.StressTests {
         @Test("with --no-reconnect each exits 1")
         func exitAfterKill() throws {
             let server = try startServer()
-            defer {
-                server.stop()
-                Self.removeLeftovers(of: server.name)
-            }
+            defer { server.stop() }
             let group = try NodeGroup(server: server.name, options: ["--no-reconnect"])
-            Self.kill(server)
+            server.end(graceSeconds: 0)
             let ended = group.waitAll(timeoutSeconds: 4)
             report(String(format: "sigkill --no-reconnect: every node ended within %.2f s (statuses %@)",
                           ended.seconds, NodeGroup.describe(ended.statuses)))
             #expect(ended.statuses.allSatisfy { $0 == 1 }, "statuses \(NodeGroup.describe(ended.statuses))")
-        }
-
-        /// SIGKILLs the server and waits (bounded) until it is gone; its registry slot is reclaimed at the next start.
-        static func kill(_ server: PrivateJackServer) {
-            Glibc.kill(server.pid, SIGKILL)
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline && FileManager.default.fileExists(atPath: "/proc/\(server.pid)/stat") { usleep(20_000) }
-            usleep(200_000)
-        }
-
-        /// What a SIGKILLed jackd and its clients leave in /dev/shm: files named for the server.
-        static func removeLeftovers(of name: String) {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
-            for entry in entries where entry.contains(name) {
-                try? FileManager.default.removeItem(atPath: "/dev/shm/\(entry)")
-            }
         }
     }
 }
