@@ -16,15 +16,18 @@ extension PrivateJackServer {
         let grace = Date().addingTimeInterval(graceSeconds)
         while alive() && Date() < grace { usleep(20_000) }
         if alive() { kill(pid, SIGKILL) }
+        // Until reaped: jack2 takes a server whose PID still answers (a
+        // zombie does) for alive, and a new one of its name would not start.
         let deadline = Date().addingTimeInterval(5)
-        while alive() && Date() < deadline { usleep(20_000) }
+        while FileManager.default.fileExists(atPath: "/proc/\(pid)/stat") && Date() < deadline { usleep(20_000) }
+        usleep(200_000)
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
         for entry in entries where entry.contains(name) {
             try? FileManager.default.removeItem(atPath: "/dev/shm/\(entry)")
         }
     }
 
-    /// Ended and not yet reaped.
+    /// Ended, not yet reaped (by `Process`, on a thread of its own).
     private var isZombie: Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let afterName = stat.range(of: ") ", options: .backwards) else { return false }

@@ -13,5 +13,4 @@ struct StressLength {
     static let short = StressLength(rounds: 3, stopSeconds: 3, faultSeconds: 10)
     static let long = StressLength(rounds: 50, stopSeconds: 10, faultSeconds: 60)
     static let current = ProcessInfo.processInfo.environment["TONENODE_STRESS"] == "long" ? long : short
-    static var name: String { current.rounds == long.rounds ? "long" : "short" }
 }
