@@ -21,10 +21,11 @@ let package = Package(
     ],
     targets: [
         // One C module per system library; exactly one Swift module imports each.
-        // CJack and CFFTW carry inline C of ours (shim.h), so they are C targets,
-        // not system libraries: only then does a change to shim.h rebuild the
-        // Swift that imports it (see Sources/CJack/shim.c). Their libraries are
-        // Debian's libjack-jackd2-dev and libfftw3-dev (scripts/install-deps).
+        // CJack and CFFTW carry C of ours (CJack: shim.h and files named for what
+        // they do), so they are C targets, not system libraries: only then does a
+        // change to one of their headers rebuild the Swift that imports it (see
+        // Sources/CJack/shim.c). Their libraries are Debian's libjack-jackd2-dev
+        // and libfftw3-dev (scripts/install-deps).
         .target(name: "CJack", publicHeadersPath: ".",
                 linkerSettings: [.linkedLibrary("jack"), .linkedLibrary("pthread")]),
         .target(name: "CFFTW", publicHeadersPath: ".",
@@ -65,6 +66,8 @@ let package = Package(
         // Unit tests, one target per module; none needs a JACK server.
         .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneTestSupport"]),
         .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP"]),
+        .testTarget(name: "ToneAudioFileTests", dependencies: ["ToneAudioFile", "CSndfile"]),
+        .testTarget(name: "ToneJackTests", dependencies: ["ToneJack", "ToneTestSupport"]),
         .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack", "ToneTestSupport"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),

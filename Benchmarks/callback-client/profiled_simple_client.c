@@ -1,6 +1,6 @@
 // jack_simple_client's render (a 200-sample sine table copied to two
 // outputs) timed with the same callback profile as tonenode's
-// --profile-callback (CJack's shim.h: CLOCK_MONOTONIC at entry and exit, a
+// --profile-callback (CJack's callback_profile.h: CLOCK_MONOTONIC at entry and exit, a
 // histogram of 1 µs bins), so scripts/bench/live-bench compares the two callbacks
 // measured alike. Prints the same summary line on SIGTERM/SIGINT.
 //
@@ -8,10 +8,13 @@
 // Usage: profiled_simple_client [CLIENT_NAME [--report-active]]   (JACK_DEFAULT_SERVER picks the server)
 // --report-active: print "active" on stdout once activated (scripts/bench/live-bench
 // times exec to that line: JACK's own start-up, the floor under tonenode's).
-#include "shim.h"
+#include "callback_profile.h"
+#include <jack/jack.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #define TABLE_SIZE 200
 

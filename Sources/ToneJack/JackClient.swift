@@ -9,13 +9,16 @@ public final class JackClient {
     public let name: String
     /// The server name asked for (nil: `$JACK_DEFAULT_SERVER` or the default).
     public let serverName: String?
-    private var isClosed = false
+    private(set) var isClosed = false
     /// The helper process that set this client's pretty names (and removes
-    /// them when the client closes); nil: none set.
-    private var metadataHelper: MetadataHelperProcess?
+    /// them when the client closes); nil: none set (`setPrettyNames`).
+    var metadataHelper: MetadataHelperProcess?
 
-    /// Clients of this process being opened or open (not yet closed).
-    private static let openCount = Atomic<Int>(0)
+    /// Clients of this process being opened or open (not yet closed), the
+    /// server probe's among them (`serverIsReachable`).
+    static let openCount = Atomic<Int>(0)
+    /// Closes handed to a thread of their own that have not returned (`metadataIsStuck`).
+    static let pendingCloses = Atomic<Int>(0)
 
     /// How many clients this process is opening or has open, from any thread
     /// (a signal's orderly stop closes them; with none there is nothing to close).
@@ -55,86 +58,6 @@ public final class JackClient {
         }
         return port
     }
-
-    /// Sets JACK metadata pretty names, shown by metadata-aware patchbays
-    /// instead of the stable ASCII names: `client` on the client itself and
-    /// each of `ports` on its port. `close` removes them again.
-    ///
-    /// Decoration only, so never waited for, and never in this process: a
-    /// `MetadataHelper` process makes the calls (a process that ends while it
-    /// waits for the store's lock wedges the store for the user; the helper
-    /// never does). This only starts it: a thread of its own waits for its
-    /// answer at most `deadline` (then one warning line, once per process,
-    /// through `metadataWarnings`; the helper waits on by itself), so the
-    /// helper is never in a start-up's or a reconnect's way. Without a helper
-    /// executable (`useMetadataHelper`) nothing is set. Once per client.
-    /// Returns whether a helper was started.
-    @discardableResult
-    public func setPrettyNames(client clientName: String?, ports: [(port: OpaquePointer, name: String)],
-                               deadline: Duration = .seconds(1)) -> Bool {
-        guard metadataHelper == nil, !isClosed else { return false }
-        MetadataHelperProcess.reapExited()
-        // A helper still stuck in the store: a new one would only queue behind it.
-        guard !MetadataHelperProcess.anyStuck else { return false }
-        var names = ports.map { (subject: jack_port_uuid($0.port), name: $0.name) }
-        var subject = jack_uuid_t()
-        if let clientName {
-            guard tn_client_uuid(handle, &subject) == 0 else { return false }
-            names.insert((subject, clientName), at: 0)
-        }
-        guard let helper = MetadataHelperProcess.start(server: serverName, clientName: Self.helperClientName(for: name),
-                                                       names: names) else { return false }
-        metadataHelper = helper
-        Thread.detachNewThread {
-            guard helper.awaitAnswer(deadline: deadline) == .late else { return }
-            Self.warnOnce("warning: JACK metadata is not answering (pretty names skipped); "
-                + "another client may hold its lock in /dev/shm/jack_db-\(getuid())")
-        }
-        return true
-    }
-
-    /// The helper's own client: named after ours, within JACK's name limit
-    /// (JACK appends `-01`… when taken).
-    static func helperClientName(for clientName: String) -> String {
-        let limit = Int(jack_client_name_size()) - 1 - 3 - "-meta".count
-        return String(clientName.utf8.prefix(limit)).map { $0 + "-meta" } ?? "tonenode-meta"
-    }
-
-    private static let warned = Atomic<Bool>(false)
-    private static let warningSink = Mutex<(@Sendable (String) -> Void)?>(nil)
-
-    private static func warnOnce(_ line: String) {
-        guard !warned.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        warningSink.withLock { $0 }?(line)
-    }
-
-    /// Where metadata warnings go (one line, once per process); tonenode sets stderr.
-    public static func metadataWarnings(_ sink: @escaping @Sendable (String) -> Void) {
-        warningSink.withLock { $0 = sink }
-    }
-
-    /// Makes `executable` (run with `MetadataHelper.subcommand`) the process
-    /// that sets and removes pretty names; tonenode gives `/proc/self/exe`.
-    public static func useMetadataHelper(executable: String) {
-        MetadataHelperProcess.executable.withLock { $0 = executable }
-    }
-
-    /// Whether a metadata helper is still waiting on the store, or a client's
-    /// close was left waiting on the server's own metadata clean-up: the
-    /// process should then end with `_exit`, not run libjack's exit-time
-    /// clean-up, which may wait too.
-    public static var metadataIsStuck: Bool {
-        pendingCloses.load(ordering: .acquiring) > 0 || MetadataHelperProcess.anyStuck
-    }
-
-    /// Before the process exits: tells every metadata helper to remove its
-    /// names and waits at most `deadline` for those not stuck to finish.
-    public static func finishMetadata(deadline: Duration = .milliseconds(500)) {
-        MetadataHelperProcess.finishAll(deadline: deadline)
-    }
-
-    /// Closes handed to a thread of their own that have not returned.
-    private static let pendingCloses = Atomic<Int>(0)
 
     /// Registers a terminal MIDI input port.
     public func registerMidiInputPort(_ shortName: String) throws -> OpaquePointer {
@@ -275,44 +198,14 @@ public final class JackClient {
         _ = closed.wait(timeout: .now() + .milliseconds(500))
     }
 
-    /// Whether some server answers: opens and closes a probe client (`demo`
-    /// before starting its own, `link` and the node's reconnect loop,
-    /// `PrivateJackServer` once its socket listens).
-    ///
-    /// The probe is named for this process (`tonenode-probe-PID`), never a
-    /// name shared with other processes. jack2 (1.9.21, and its source to
-    /// date) puts a client's notification socket at
-    /// `/dev/shm/jack_<client>_<uid>_0`, whatever the server: two processes of
-    /// one user opening clients of the same name at once (a test's
-    /// `PrivateJackServer` and the `link` it runs, both waiting for a server;
-    /// two test runs) unlink and take each other's socket, and one server's
-    /// notifications reach the other's client. `jack_client_close` then kills
-    /// that client's notification thread with an asynchronous `pthread_cancel`
-    /// while it holds libjack's process-wide synchro mutex (jack2 issue 395):
-    /// from then on every `jack_client_close` of the process blocks for good
-    /// and every open fails. A deadline on a
-    /// side thread would not help: the stuck close also holds libjack's open
-    /// mutex. So the hazard is avoided, not bounded (docs/reliability.md).
-    public static func serverIsReachable(serverName: String?) -> Bool {
-        silenceLibraryMessages()
-        var status = jack_status_t(rawValue: 0)
-        let options = jack_options_t(rawValue: JackNoStartServer.rawValue)
-        openCount.add(1, ordering: .releasing)
-        defer { openCount.subtract(1, ordering: .releasing) }
-        guard let probe = tn_client_open(probeName, options, &status, serverName) else { return false }
-        jack_client_close(probe)
-        return true
-    }
-
-    /// The probe client's name, unique to this process (see `serverIsReachable`).
-    static let probeName = "tonenode-probe-\(getpid())"
-
     /// libjack prints its own errors to stderr; ToneNode reports them itself
     /// in one line, so the library's messages are dropped.
     static func silenceLibraryMessages() {
-        tn_quiet_jack({ _ in }, { _ in })
+        jack_set_error_function { _ in }
+        jack_set_info_function { _ in }
     }
 }
+
 
 /// A `jack_client_t` handed to the thread that closes it, its only user from then on.
 struct UncheckedHandle: @unchecked Sendable {

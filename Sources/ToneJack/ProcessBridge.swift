@@ -17,7 +17,7 @@ import CJack
 /// on one thread at a time (the worker, or the main thread that measures);
 /// `post` and the counters from any thread.
 ///
-/// Ordering (C `__atomic` builtins in the shim): the process callback's
+/// Ordering (C `__atomic` builtins: CJack's shim.h writes, bridge.h reads): the process callback's
 /// releasing increment of the cycle count pairs with `cycles`' acquiring load,
 /// so a reader that sees period n also sees what the renderer published in it;
 /// the shutdown callback's releasing store pairs with `isShutdown`'s acquiring

@@ -9,7 +9,7 @@ import ToneCore
 /// naming the message as it arrived.
 public enum OSCDecoder {
     /// Paths ToneNode answers, under `/tonenode/`.
-    public static let prefix = "/tonenode/"
+    public static let prefix = ControlCommand.oscPrefix
 
     public static func command(fromPacket packet: UnsafeRawBufferPointer) throws(ControlCommand.Problem) -> ControlCommand {
         guard packet.count > 0 else { throw .init("empty OSC packet") }
@@ -70,7 +70,7 @@ public enum OSCDecoder {
         }
         let name = String(path.dropFirst(prefix.count))
         guard numbers.count == count else {
-            throw .init("\(described): arguments must be numbers (i, h, f or d\(name == "mute" ? ", or T/F" : ""))")
+            throw .init("\(described): arguments must be numbers (i, h, f or d\(name == ControlCommand.muteName ? ", or T/F" : ""))")
         }
         do throws(ControlCommand.Problem) {
             return try ControlCommand.make(name, numbers: numbers)

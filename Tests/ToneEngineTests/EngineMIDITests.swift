@@ -3,7 +3,7 @@ import Testing
 import ToneCore
 import ToneDSP
 import ToneEngine
-@testable import ToneJack
+import ToneJack
 
 @Suite("Engine: MIDI events inside a period")
 struct EngineMIDITests {
@@ -31,11 +31,6 @@ struct EngineMIDITests {
         #expect(output.prefix(frame).allSatisfy { $0 == 0 })
         #expect(output[frame] != 0)
         #expect(engine.midiMessages.load(ordering: .relaxed) == 1)
-    }
-
-    @Test("MIDIEvent has the bridge's C event layout, so render reads the events in place")
-    func layout() {
-        #expect(ProcessBridge.midiLayoutMatches)
     }
 }
 

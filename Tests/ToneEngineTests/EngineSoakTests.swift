@@ -46,7 +46,7 @@ struct EngineSoakTests {
         var missed = 0
         for second in 0..<seconds {
             let targetHz = Self.frequencyHz(second: second)
-            engine.setFrequency(targetHz)
+            engine.send(.tone(frequencyHz: targetHz, sampleRateHz: engine.sampleRateHz))
             var renderedThisSecond = 0
             var capturedThisSecond = 0
             while renderedThisSecond < framesPerSecond {

@@ -20,17 +20,29 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
         public init(_ description: String) { self.description = description }
     }
 
-    /// Command names and how each is written.
-    static let usage: [(name: String, form: String)] = [
-        ("freq", "freq HZ"), ("level", "level DBFS"), ("mute", "mute on|off"),
-        ("beep", "beep HZ SECONDS"), ("sweep", "sweep START_HZ END_HZ SECONDS"),
+    /// Where OSC paths start: `/tonenode/` + a command's name.
+    public static let oscPrefix = "/tonenode/"
+
+    /// The names of the commands that set a parameter: the declarations' control names.
+    public static let frequencyName = name(of: Parameters.frequency)
+    public static let levelName = name(of: Parameters.level)
+    public static let muteName = name(of: Parameters.mute)
+
+    /// Command names, how each is written on a line, and its OSC argument
+    /// types (beep and sweep play, and set no parameter).
+    public static let usage: [(name: String, form: String, oscTypes: String)] = [
+        (frequencyName, "\(frequencyName) HZ", "f"), (levelName, "\(levelName) DBFS", "f"),
+        (muteName, "\(muteName) on|off", "i"),
+        ("beep", "beep HZ SECONDS", "f f"), ("sweep", "sweep START_HZ END_HZ SECONDS", "f f f"),
     ]
+
+    private static func name(of parameter: some ParameterDeclaration) -> String { parameter.controlName ?? parameter.name }
 
     public var description: String {
         switch self {
-        case .frequency(let hz): "freq \(format(hz))"
-        case .level(let dbfs): "level \(format(dbfs))"
-        case .mute(let on): "mute \(on ? "on" : "off")"
+        case .frequency(let hz): "\(Self.frequencyName) \(format(hz))"
+        case .level(let dbfs): "\(Self.levelName) \(format(dbfs))"
+        case .mute(let on): "\(Self.muteName) \(on ? "on" : "off")"
         case .beep(let hz, let seconds): "beep \(format(hz)) \(format(seconds))"
         case .sweep(let start, let end, let seconds): "sweep \(format(start)) \(format(end)) \(format(seconds))"
         }
@@ -40,7 +52,7 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
     public static func parse(_ line: String) throws(Problem) -> ControlCommand? {
         let words = line.split(whereSeparator: \.isWhitespace)
         guard let first = words.first, !first.hasPrefix("#") else { return nil }
-        let name = String(first.hasPrefix("/tonenode/") ? first.dropFirst("/tonenode/".count) : first[...])
+        let name = String(first.hasPrefix(oscPrefix) ? first.dropFirst(oscPrefix.count) : first[...])
         guard let form = usage.first(where: { $0.name == name })?.form else {
             throw Problem("'\(line)': unknown command '\(name)' (known: \(usage.map(\.name).joined(separator: ", ")))")
         }
@@ -50,11 +62,11 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
             throw Problem("'\(line)': \(name) takes \(expected == 1 ? "one value" : "\(expected) values"): '\(form)'")
         }
         do throws(Problem) {
-            if name == "mute" {
+            if name == muteName {
                 switch values[0].lowercased() {
                 case "on", "1", "true", "yes": return .mute(true)
                 case "off", "0", "false", "no": return .mute(false)
-                default: throw Problem("mute takes on or off")
+                default: throw Problem("\(muteName) takes on or off")
                 }
             }
             return try make(name, numbers: values.map { Double($0) ?? .nan })
@@ -79,13 +91,13 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
             return value
         }
         switch (name, numbers.count) {
-        case ("freq", 1):
-            return .frequency(hz: try hz(numbers[0], "freq"))
-        case ("level", 1):
+        case (frequencyName, 1):
+            return .frequency(hz: try hz(numbers[0], name))
+        case (levelName, 1):
             if let problem = NodeSettings.levelProblem(numbers[0]) { throw Problem(problem.commandDescription(name)) }
             return .level(dbfs: numbers[0])
-        case ("mute", 1):
-            guard numbers[0] == 0 || numbers[0] == 1 else { throw Problem("mute takes 1 (on) or 0 (off)") }
+        case (muteName, 1):
+            guard numbers[0] == 0 || numbers[0] == 1 else { throw Problem("\(name) takes 1 (on) or 0 (off)") }
             return .mute(numbers[0] == 1)
         case ("beep", 2):
             return .beep(hz: try hz(numbers[0], "beep"), seconds: try seconds(numbers[1]))

@@ -19,12 +19,12 @@ public struct LinkLimits: Sendable, Equatable {
     /// The first limit that is not a usable value, as a sentence naming its option.
     public var problem: String? {
         if let maxLatencyMs, !(maxLatencyMs.isFinite && maxLatencyMs > 0) {
-            return "--max-latency-ms must be a positive number of milliseconds"
+            return "\(Parameters.Link.maxLatencyMs.commandLineName) must be a positive number of milliseconds"
         }
         if let maxJitterMs, !(maxJitterMs.isFinite && maxJitterMs >= 0) {
-            return "--max-jitter-ms must be zero or a positive number of milliseconds"
+            return "\(Parameters.Link.maxJitterMs.commandLineName) must be zero or a positive number of milliseconds"
         }
-        if let maxDropouts, maxDropouts < 0 { return "--max-dropouts must be zero or more" }
+        if let maxDropouts, maxDropouts < 0 { return "\(Parameters.Link.maxDropouts.commandLineName) must be zero or more" }
         return nil
     }
 

@@ -1,17 +1,6 @@
 import ToneDSP
 
-// MARK: - Limits
-
-extension NodeSettings {
-    /// Most audio channels a node opens (the JACK bridge holds this many port pairs).
-    public static let maximumChannels = 8
-    /// Analysis windows the tone estimator accepts (powers of two in this range).
-    public static let fftSizeRange = ToneEstimatorConfiguration.fftSizeRange
-    /// Pitch-bend swing on `midi_in`, in semitones either way.
-    public static let bendRangeLimitSemitones: ClosedRange<Double> = 0...24
-}
-
-// MARK: - The rules
+// MARK: - The rules (the limits are the declarations' ranges, `Parameters`)
 
 extension NodeSettings {
     /// Every rule these settings break, in the order a person would fix them
@@ -32,19 +21,19 @@ extension NodeSettings {
         }
         check(bandProblem(sampleRateHz: sampleRateHz))
         if !snrMinDB.isFinite { found.append(SettingsProblem(.snrMin, .notFiniteDB(snrMinDB))) }
-        if !(1...ToneEstimatorConfiguration.maxTonesLimit).contains(maxTones) {
+        if !Parameters.tones.accepts(Double(maxTones)) {
             found.append(SettingsProblem(.tones, .tones(maxTones)))
         }
-        if !(1...Self.maximumChannels).contains(channels) { found.append(SettingsProblem(.channels, .channels(channels))) }
-        if !(a4Hz.isFinite && EqualTemperament.a4RangeHz.contains(a4Hz)) { found.append(SettingsProblem(.a4, .a4(a4Hz))) }
-        if !(bendRangeSemitones.isFinite && Self.bendRangeLimitSemitones.contains(bendRangeSemitones)) {
+        if !Parameters.channels.accepts(Double(channels)) { found.append(SettingsProblem(.channels, .channels(channels))) }
+        if !Parameters.a4.accepts(a4Hz) { found.append(SettingsProblem(.a4, .a4(a4Hz))) }
+        if !Parameters.bendRange.accepts(bendRangeSemitones) {
             found.append(SettingsProblem(.bendRange, .bendRange(bendRangeSemitones)))
         }
         check(pitchProblem(sampleRateHz: sampleRateHz))
         found += portProblems()
         guard let sampleRateHz else { return found }
         if analyzesTones, mode == .tone,
-           !(sampleRateHz.isFinite && ToneEstimatorConfiguration.sampleRateRangeHz.contains(sampleRateHz)) {
+           !Parameters.sampleRate.accepts(sampleRateHz) {
             found.append(SettingsProblem(.sampleRate, .sampleRate(sampleRateHz)))
         }
         if receivesMessages, let profiles = messageProfiles {
@@ -82,7 +71,7 @@ extension NodeSettings {
 
     /// A peak level: finite, at or below full scale.
     public static func levelProblem(_ dbfs: Double, setting: SettingsProblem.Setting = .level) -> SettingsProblem? {
-        dbfs.isFinite && dbfs <= 0 ? nil : SettingsProblem(setting, .notDBFS(dbfs))
+        Parameters.level.accepts(dbfs) ? nil : SettingsProblem(setting, .notDBFS(dbfs))
     }
 
     /// A message sent as tones: not empty, and no longer than the modem's frames can carry.
@@ -95,21 +84,18 @@ extension NodeSettings {
     /// The tone analysis band: `0 ≤ lowHz < highHz`, the top at or below
     /// Nyquist, and (tone mode, rate known) at least a few FFT bins wide.
     private func bandProblem(sampleRateHz: Double?) -> SettingsProblem? {
-        let nyquistHz = sampleRateHz.map { $0 / 2 }
-        let topHz = highHz ?? nyquistHz ?? .infinity
-        guard lowHz.isFinite, lowHz >= 0, !topHz.isNaN, topHz > lowHz, highHz?.isFinite != false else {
-            return SettingsProblem(.band, .bandEmpty(lowHz: lowHz, highHz: topHz))
-        }
-        guard let sampleRateHz, let nyquistHz else { return nil }
-        if let highHz, highHz > nyquistHz {
-            return SettingsProblem(.band, .bandAboveNyquist(highHz: highHz, nyquistHz: nyquistHz))
-        }
-        let binHz = sampleRateHz / Double(fftSize)
-        if analyzesTones, mode == .tone, ToneEstimatorConfiguration.isValidFFTSize(fftSize),
-           topHz - lowHz < ToneEstimatorConfiguration.minimumBandBins * binHz {
+        let topHz = highHz ?? sampleRateHz.map { $0 / 2 } ?? .infinity
+        // An upper edge given must be a number; only "up to Nyquist" (nil) is open before the rate is known.
+        let fault = highHz?.isFinite == false ? .empty : ToneEstimatorConfiguration.bandFault(
+            lowHz: lowHz, highHz: topHz, sampleRateHz: sampleRateHz,
+            fftSize: analyzesTones && mode == .tone && ToneEstimatorConfiguration.isValidFFTSize(fftSize) ? fftSize : nil)
+        switch fault {
+        case .empty?: return SettingsProblem(.band, .bandEmpty(lowHz: lowHz, highHz: topHz))
+        case .aboveNyquist(let nyquistHz)?: return SettingsProblem(.band, .bandAboveNyquist(highHz: topHz, nyquistHz: nyquistHz))
+        case .narrowerThanBins(let binHz)?:
             return SettingsProblem(.band, .bandNarrowerThanBins(lowHz: lowHz, highHz: topHz, binHz: binHz))
+        case nil: return nil
         }
-        return nil
     }
 
     /// Pitch mode: a range of fundamentals, and (rate known) a window that holds two periods of one.

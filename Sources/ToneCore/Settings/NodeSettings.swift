@@ -2,6 +2,7 @@ import ToneDSP
 
 /// Everything needed to start a node, as the user gave it.
 ///
+/// Each field's default, range and names are declared once, in `Parameters`.
 /// Checked in one place, `problems(sampleRateHz:)` (NodeSettings+Validation);
 /// saved in a session as an encoding of this type (NodeSettings+Session),
 /// which also names the fields that are per launch and not saved.
@@ -9,44 +10,44 @@ public struct NodeSettings: Equatable, Sendable {
     public var clientName = "tonenode"
     /// nil: `$JACK_DEFAULT_SERVER` or the default server.
     public var serverName: String?
-    public var frequencyHz = 1000.0
-    public var levelDBFS = -18.0
-    public var muted = false
-    public var fftSize = 4096
-    public var hopFrames = 512
-    public var lowHz = 20.0
+    public var frequencyHz = Parameters.frequency.defaultValue
+    public var levelDBFS = Parameters.level.defaultValue
+    public var muted = Parameters.mute.defaultValue
+    public var fftSize = Parameters.fftSize.defaultValue
+    public var hopFrames = Parameters.hop.defaultValue
+    public var lowHz = Parameters.band.defaultValue
     /// nil: the server's Nyquist frequency.
     public var highHz: Double?
-    public var snrMinDB = -20.0
+    public var snrMinDB = Parameters.snrMin.defaultValue
     /// How many tones to report per window (`--tones K`).
-    public var maxTones = 1
+    public var maxTones = Parameters.tones.defaultValue
     /// `--mode`: single tone or musical pitch.
-    public var mode: AnalysisMode = .tone
+    public var mode = Parameters.mode.defaultValue
     /// Pitch mode: range of the fundamental, in Hz.
-    public var pitchLowHz = PitchDetectorConfiguration.defaultLowHz
+    public var pitchLowHz = Parameters.pitchRange.defaultValue
     public var pitchHighHz = PitchDetectorConfiguration.defaultHighHz
     /// Ports to connect to our `in` (sources) and from our `out` (destinations).
     public var connectIn: [String] = []
     public var connectOut: [String] = []
     /// Also connect our own `out` to our own `in` (self-test).
-    public var loopback = false
+    public var loopback = Parameters.loopback.defaultValue
     public var planning: FFTPlanning = .measure
     /// Frequency of A4: note names and cents in pitch mode, MIDI notes on `midi_in`.
-    public var a4Hz = 440.0
+    public var a4Hz = Parameters.a4.defaultValue
     /// Semitones of a full pitch-bend swing on `midi_in`.
-    public var bendRangeSemitones = 2.0
+    public var bendRangeSemitones = Parameters.bendRange.defaultValue
     /// Audio channels: 1 gives ports `in`/`out`; more give `in_1`…, `out_1`…
     /// (every output plays the same tone; every input is analysed on its own).
-    public var channels = 1
+    public var channels = Parameters.channels.defaultValue
     /// Ports to connect to our `midi_in`.
     public var connectMidi: [String] = []
     /// Run the tone (or pitch) analysis on `in` and publish reports. Off for
     /// `tonenode send` and `receive`, so no estimator runs there.
     public var analyzesTones = true
     /// Decode messages sent as tones on `in` (`receive`, `run --receive`).
-    public var receivesMessages = false
+    public var receivesMessages = Parameters.receive.defaultValue
     /// The profiles listened for (nil: every profile the server's rate allows).
-    public var messageProfiles: [ModemProfile]?
+    public var messageProfiles = Parameters.receiveProfiles.defaultValue
     /// Set JACK metadata pretty names (`--no-metadata`: off). Per launch: it
     /// is about the user's JACK setup (a wedged metadata store), not the node.
     public var usesMetadata = true

@@ -68,7 +68,7 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
     public func commandDescription(_ command: String) -> String {
         switch rule {
         case .notPositiveHz: "\(command) takes a positive number of Hz"
-        case .notDBFS: "\(command) takes a finite number of dBFS at or below 0"
+        case .notDBFS: "\(command) takes a finite number of dBFS at or below \(Parameters.level.maximumText)"
         default: "\(command): \(reason)"
         }
     }
@@ -90,9 +90,9 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
         case .notBelowNyquist(let hz, let nyquistHz):
             "\(format(hz)) Hz is at or above the Nyquist frequency \(format(nyquistHz)) Hz of this server"
         case .notDBFS(let dbfs):
-            "must be a finite number of dBFS at or below 0, not \(dbfs)"
+            "must be a finite number of dBFS at or below \(Parameters.level.maximumText), not \(dbfs)"
         case .fftSize(let size):
-            "\(size) must be a power of two from \(NodeSettings.fftSizeRange.lowerBound) to \(NodeSettings.fftSizeRange.upperBound)"
+            "\(size) must be a power of two from \(Parameters.fftSize.rangeText())"
         case .hop(let hop, let fftSize):
             "\(hop) must be between 1 and the FFT size \(fftSize)"
         case .bandEmpty:
@@ -104,13 +104,13 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
         case .notFiniteDB:
             "must be a finite number of dB"
         case .tones(let count):
-            "\(count) must be between 1 and \(ToneEstimatorConfiguration.maxTonesLimit)"
+            "\(count) must be between \(Parameters.tones.rangeText("and"))"
         case .channels(let count):
-            "\(count) must be from 1 to \(NodeSettings.maximumChannels)"
+            "\(count) must be from \(Parameters.channels.rangeText())"
         case .a4(let hz):
-            "\(hz) must be a frequency in Hz from \(format(EqualTemperament.a4RangeHz.lowerBound)) to \(format(EqualTemperament.a4RangeHz.upperBound))"
+            "\(hz) must be a frequency in Hz from \(Parameters.a4.rangeText())"
         case .bendRange(let semitones):
-            "\(semitones) must be a number of semitones from \(format(NodeSettings.bendRangeLimitSemitones.lowerBound)) to \(format(NodeSettings.bendRangeLimitSemitones.upperBound))"
+            "\(semitones) must be a number of semitones from \(Parameters.bendRange.rangeText())"
         case .pitchRangeEmpty(let lowHz, let highHz):
             "pitch range \(lowHz)…\(highHz) Hz is empty"
         case .pitchWindowTooShort(let frames, let rate, let lowHz, let highHz):
@@ -124,7 +124,7 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
         case .noSuchPort(let port):
             "does not apply: this command has no `\(port)` port"
         case .sampleRate(let hz):
-            "sample rate \(hz) Hz is outside \(format(ToneEstimatorConfiguration.sampleRateRangeHz.lowerBound))…\(format(ToneEstimatorConfiguration.sampleRateRangeHz.upperBound)) Hz"
+            "sample rate \(hz) Hz is outside \(Parameters.sampleRate.rangeSpan) Hz"
         }
     }
 }
@@ -132,50 +132,37 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
 // MARK: - Names
 
 extension SettingsProblem.Setting {
-    /// The command-line flag that sets it.
-    public var flag: String {
+    /// The parameter's declaration, which holds every name it has.
+    public var parameter: any ParameterDeclaration {
         switch self {
-        case .frequency: "--freq"
-        case .level: "--level"
-        case .fftSize: "--fft-size"
-        case .hop: "--hop"
-        case .band, .pitchRange: "--band"
-        case .snrMin: "--snr-min"
-        case .tones: "--tones"
-        case .channels: "--channels"
-        case .a4: "--a4"
-        case .bendRange: "--bend-range"
-        case .receiveProfiles: "--profile"
-        case .sampleRate: "sample rate"
-        case .sweepStart: "--sweep-start"
-        case .sweepEnd: "--sweep-end"
-        case .message: "--send"
-        case .sendLevel: "--send-level"
-        case .connectIn: "--connect-in"
-        case .connectOut: "--connect-out"
-        case .connectMidi: "--connect-midi"
-        case .loopback: "--loopback"
+        case .frequency: Parameters.frequency
+        case .level: Parameters.level
+        case .fftSize: Parameters.fftSize
+        case .hop: Parameters.hop
+        case .band: Parameters.band
+        case .pitchRange: Parameters.pitchRange
+        case .snrMin: Parameters.snrMin
+        case .tones: Parameters.tones
+        case .channels: Parameters.channels
+        case .a4: Parameters.a4
+        case .bendRange: Parameters.bendRange
+        case .receiveProfiles: Parameters.receiveProfiles
+        case .sampleRate: Parameters.sampleRate
+        case .sweepStart: Parameters.Measure.sweepStart
+        case .sweepEnd: Parameters.Measure.sweepEnd
+        case .message: Parameters.message
+        case .sendLevel: Parameters.sendLevel
+        case .connectIn: Parameters.connectIn
+        case .connectOut: Parameters.connectOut
+        case .connectMidi: Parameters.connectMidi
+        case .loopback: Parameters.loopback
         }
     }
 
-    /// The key (or keys) that hold it in a session file (`NodeSettings.SessionField`).
-    public var sessionKey: String {
-        switch self {
-        case .frequency: "frequencyHz"
-        case .level: "levelDBFS"
-        case .fftSize: "fftSize"
-        case .hop: "hopFrames"
-        case .band: "lowHz:highHz"
-        case .pitchRange: "pitchLowHz:pitchHighHz"
-        case .snrMin: "snrMinDB"
-        case .tones: "maxTones"
-        case .channels: "channels"
-        case .a4: "a4Hz"
-        case .bendRange: "bendRangeSemitones"
-        case .receiveProfiles: "messageProfiles"
-        case .sampleRate: "sample rate"
-        case .connectIn, .connectOut, .connectMidi, .loopback: String(flag.dropFirst(2))
-        case .sweepStart, .sweepEnd, .message, .sendLevel: flag
-        }
-    }
+    /// The command-line flag that sets it (the parameter's name when no flag does: `sample rate`).
+    public var flag: String { parameter.commandLineName }
+
+    /// The key (or keys) that hold it in a session file; for what a session
+    /// does not keep, the name it has elsewhere.
+    public var sessionKey: String { parameter.sessionKey ?? flag }
 }

@@ -213,7 +213,7 @@ public enum ChainAnalyzer {
         while fftSize * 2 <= count, fftSize < 1 << 16 { fftSize *= 2 }
         guard let fft = DoubleFFT(size: fftSize) else { throw Failure.noTone }
         let windowedSegment = (0..<fftSize).map { n in
-            segment[n] * (0.5 - 0.5 * cos(2 * Double.pi * Double(n) / Double(fftSize)))
+            segment[n] * CosineSumWindow.hann.value(n, size: fftSize, sampling: .periodic)
         }
         let spectrum = windowedSegment.withUnsafeBufferPointer { fft.spectrum(of: $0) }
         var peak = 2

@@ -16,15 +16,15 @@ public struct MeasurementSignal: Sendable {
     public struct Plan: Sendable, Equatable {
         public var sampleRateHz: Double
         /// Peak level of the sweep and of the tone (0 dBFS: full-scale sine).
-        public var levelDBFS: Double = -12
-        public var toneFrequencyHz: Double = 1000
+        public var levelDBFS = Self.defaultLevelDBFS
+        public var toneFrequencyHz = Self.defaultToneFrequencyHz
         public var toneSeconds: Double = 1
-        public var sweepStartHz: Double = 20
+        public var sweepStartHz: Double = Self.defaultSweepStartHz
         /// Default: 20 kHz, or 95 % of the Nyquist frequency when that is lower.
         public var sweepEndHz: Double
-        public var sweepSeconds: Double = 2
+        public var sweepSeconds = Self.defaultSweepSeconds
         /// Longest round trip the analysis can find.
-        public var maxLatencySeconds: Double = 0.5
+        public var maxLatencySeconds = Self.defaultMaxLatencySeconds
         /// Peak levels of the level sweep's steps (a tone at `toneFrequencyHz`
         /// after the test tone), quietest first; empty: no level sweep.
         public var levelStepsDBFS: [Double] = []
@@ -51,16 +51,37 @@ public struct MeasurementSignal: Sendable {
 
         public init(sampleRateHz: Double) {
             self.sampleRateHz = sampleRateHz
-            sweepEndHz = min(20_000, 0.95 * sampleRateHz / 2)
+            sweepEndHz = min(Self.defaultSweepEndHz, 0.95 * sampleRateHz / 2)
         }
 
         // MARK: Limits (the command line checks against these before the rate is known)
 
-        public static let sweepSecondsRange = 0.25...60.0
-        public static let toneSecondsRange = 0.25...60.0
+        /// How long a sweep, the test tone or an intermodulation signal may last.
+        public static let signalSecondsRange = 0.25...60.0
+        public static let sweepSecondsRange = signalSecondsRange
+        public static let toneSecondsRange = signalSecondsRange
         public static let maxLatencySecondsRange = 0.05...10.0
-        /// Channels `measure` plays and records at most (the bridge carries 8).
-        public static let maximumChannels = 8
+        /// The defaults `measure` offers (its options declare them from here).
+        public static let defaultLevelDBFS = -12.0
+        public static let defaultToneFrequencyHz = 1000.0
+        public static let defaultSweepSeconds = 2.0
+        public static let defaultMaxLatencySeconds = 0.5
+        /// Where the sweep starts and ends by default (the end also below 95 % of Nyquist).
+        public static let defaultSweepStartHz = 20.0
+        public static let defaultSweepEndHz = 20_000.0
+        /// How many MIDI notes the MIDI-to-audio latency may send.
+        public static let midiNotesRange = 0...4096
+
+        /// The sweep's own rule: positive, and its end at least an octave above its start.
+        public static func sweepSpansAnOctave(startHz: Double, endHz: Double) -> Bool {
+            startHz > 0 && endHz > startHz * 2
+        }
+
+        /// `range` in a sentence: `0.25 to 60`.
+        static func text(_ range: ClosedRange<Double>) -> String {
+            func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+            return "\(number(range.lowerBound)) to \(number(range.upperBound))"
+        }
 
         /// A plan that does not fit the server's rate, as one sentence.
         public struct Problem: Error, CustomStringConvertible, Equatable {
@@ -79,25 +100,29 @@ public struct MeasurementSignal: Sendable {
             if !(toneFrequencyHz > 0 && toneFrequencyHz < nyquist) {
                 return "the test tone \(toneFrequencyHz) Hz must be between 0 and the Nyquist frequency \(nyquist) Hz of this server"
             }
-            if !(sweepStartHz > 0 && sweepEndHz > sweepStartHz * 2 && sweepEndHz < nyquist) {
+            if !(Self.sweepSpansAnOctave(startHz: sweepStartHz, endHz: sweepEndHz) && sweepEndHz < nyquist) {
                 return "the sweep \(sweepStartHz)–\(sweepEndHz) Hz must span at least an octave below the Nyquist frequency \(nyquist) Hz"
             }
             if !(levelDBFS.isFinite && levelDBFS <= 0) { return "the level must be at or below 0 dBFS" }
-            if !Self.sweepSecondsRange.contains(sweepSeconds) { return "the sweep must last 0.25 to 60 s" }
-            if !Self.toneSecondsRange.contains(toneSeconds) { return "the tone must last 0.25 to 60 s" }
+            if !Self.sweepSecondsRange.contains(sweepSeconds) { return "the sweep must last \(Self.text(Self.sweepSecondsRange)) s" }
+            if !Self.toneSecondsRange.contains(toneSeconds) { return "the tone must last \(Self.text(Self.toneSecondsRange)) s" }
             if !Self.maxLatencySecondsRange.contains(maxLatencySeconds) { return "the maximum latency must be 0.05 to 10 s" }
             if !levelStepsDBFS.allSatisfy({ $0.isFinite && $0 <= 0 && $0 >= -200 }) {
                 return "the level sweep's steps must be between -200 and 0 dBFS"
             }
             if !levelStepsDBFS.isEmpty && !(0.1...10).contains(levelStepSeconds) { return "a level step must last 0.1 to 10 s" }
             if noiseSeconds != 0 && !(0.5...60).contains(noiseSeconds) { return "the noise measurement must last 0.5 to 60 s" }
-            if imdSeconds != 0 && !(0.25...60).contains(imdSeconds) { return "each intermodulation signal must last 0.25 to 60 s" }
-            if !(0...4096).contains(midiNotes) { return "the MIDI measurement takes 0 to 4096 notes" }
+            if imdSeconds != 0 && !Self.signalSecondsRange.contains(imdSeconds) {
+                return "each intermodulation signal must last \(Self.text(Self.signalSecondsRange)) s"
+            }
+            if !Self.midiNotesRange.contains(midiNotes) {
+                return "the MIDI measurement takes \(Self.midiNotesRange.lowerBound) to \(Self.midiNotesRange.upperBound) notes"
+            }
             if midiNotes > 0 && !(0.05...10).contains(midiNoteSpacingSeconds) { return "MIDI notes must be 0.05 to 10 s apart" }
             if midiNoteNumber > 127 || midiVelocity > 127 || midiVelocity == 0 || midiChannel > 15 {
                 return "the MIDI note and velocity must be 0…127 (velocity at least 1) and the channel 0…15"
             }
-            if !(1...Self.maximumChannels).contains(crosstalkChannels) { return "the crosstalk matrix takes 1 to \(Self.maximumChannels) channels" }
+            if !(1...AudioChannels.maximum).contains(crosstalkChannels) { return "the crosstalk matrix takes 1 to \(AudioChannels.maximum) channels" }
             return nil
         }
     }

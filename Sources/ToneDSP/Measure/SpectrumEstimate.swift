@@ -11,7 +11,7 @@ import Darwin
 public enum SpectrumEstimate {
     /// Hann window of `size` and its sum (coherent gain × size).
     static func hann(_ size: Int) -> (window: [Float], sum: Double) {
-        let window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
+        let window = CosineSumWindow.hann.values(size: size, sampling: .periodic).map { Float($0) }
         return (window, window.reduce(0.0) { $0 + Double($1) })
     }
 

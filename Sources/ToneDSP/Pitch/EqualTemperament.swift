@@ -15,7 +15,10 @@ public struct EqualTemperament: Sendable, Equatable {
     /// "scientific" (430.5…432 Hz) tunings, narrow enough to catch typos.
     public static let a4RangeHz: ClosedRange<Double> = 380...500
 
-    public init(a4Hz: Double = 440) { self.a4Hz = a4Hz }
+    /// Concert pitch: the A4 every default tunes to (`--a4`, the node, the generator).
+    public static let standardA4Hz = 440.0
+
+    public init(a4Hz: Double = standardA4Hz) { self.a4Hz = a4Hz }
 
     /// Frequency of a (possibly fractional) MIDI note number.
     public func frequencyHz(midiNote: Double) -> Double {

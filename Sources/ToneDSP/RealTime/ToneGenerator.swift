@@ -23,6 +23,8 @@ public struct ToneGenerator: Sendable {
     public let a4Hz: Double
     /// Semitones of a full pitch-bend swing (either way).
     public let bendRangeSemitones: Double
+    /// A full pitch-bend swing moves this many semitones either way unless told otherwise (the MIDI custom).
+    public static let defaultBendRangeSemitones = 2.0
     /// The sounding MIDI note, or -1.
     public private(set) var note: Int = -1
     public private(set) var velocity: Int = 0
@@ -35,7 +37,8 @@ public struct ToneGenerator: Sendable {
     @usableFromInline var _nextShot: ToneShot = .idle
 
     public init(sampleRateHz: Double, frequencyHz: Double, levelAmplitude: Double, muted: Bool,
-                rampFrames: Int, a4Hz: Double = 440, bendRangeSemitones: Double = 2) {
+                rampFrames: Int, a4Hz: Double = EqualTemperament.standardA4Hz,
+                bendRangeSemitones: Double = defaultBendRangeSemitones) {
         self.sampleRateHz = sampleRateHz
         self.a4Hz = a4Hz
         self.bendRangeSemitones = bendRangeSemitones

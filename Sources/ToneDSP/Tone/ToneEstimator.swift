@@ -101,7 +101,7 @@ public final class ToneEstimator {
         self.configuration = configuration
         self.fft = fft
         window = .allocate(capacity: n)
-        for index in 0..<n { window[index] = Float(0.5 - 0.5 * cos(2 * Double.pi * Double(index) / Double(n))) }
+        for index in 0..<n { window[index] = Float(CosineSumWindow.hann.value(index, size: n, sampling: .periodic)) }
         samples = .allocate(capacity: n)
         residual = .allocate(capacity: n)
         power = .allocate(capacity: n / 2 + 1)

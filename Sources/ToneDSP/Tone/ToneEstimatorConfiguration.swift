@@ -46,20 +46,17 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
     /// words: a caller that takes these from a person checks first and names its own options).
     public var problem: String? {
         if !(sampleRateHz.isFinite && Self.sampleRateRangeHz.contains(sampleRateHz)) {
-            return "sample rate \(sampleRateHz) Hz is outside 1000…1536000 Hz"
+            return "sample rate \(sampleRateHz) Hz is outside \(Int(Self.sampleRateRangeHz.lowerBound))…\(Int(Self.sampleRateRangeHz.upperBound)) Hz"
         }
         if !Self.isValidFFTSize(fftSize) {
             return "FFT size \(fftSize) must be a power of two from \(Self.fftSizeRange.lowerBound) to \(Self.fftSizeRange.upperBound)"
         }
-        let nyquist = sampleRateHz / 2
-        if !(lowHz.isFinite && highHz.isFinite) || lowHz < 0 || highHz <= lowHz {
-            return "band \(lowHz):\(highHz) must be two frequencies with LO < HI"
-        }
-        if highHz > nyquist {
-            return "band upper edge \(highHz) Hz is above the Nyquist frequency \(nyquist) Hz"
-        }
-        if highHz - lowHz < Self.minimumBandBins * sampleRateHz / Double(fftSize) {
-            return "band \(lowHz):\(highHz) is narrower than 3 FFT bins (\(sampleRateHz / Double(fftSize)) Hz each)"
+        switch Self.bandFault(lowHz: lowHz, highHz: highHz, sampleRateHz: sampleRateHz, fftSize: fftSize) {
+        case .empty?: return "band \(lowHz):\(highHz) must be two frequencies with LO < HI"
+        case .aboveNyquist(let nyquist)?: return "band upper edge \(highHz) Hz is above the Nyquist frequency \(nyquist) Hz"
+        case .narrowerThanBins(let binHz)?:
+            return "band \(lowHz):\(highHz) is narrower than \(Int(Self.minimumBandBins)) FFT bins (\(binHz) Hz each)"
+        case nil: break
         }
         if !snrMinDB.isFinite { return "the snr threshold \(snrMinDB) dB must be a finite number of dB" }
         if let prominenceMinDB, !prominenceMinDB.isFinite {
@@ -67,6 +64,34 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
         }
         if maxTones < 1 || maxTones > Self.maxTonesLimit {
             return "the tone count \(maxTones) must be between 1 and \(Self.maxTonesLimit)"
+        }
+        return nil
+    }
+}
+
+// MARK: - The band's rules
+
+extension ToneEstimatorConfiguration {
+    /// What is wrong with an analysis band (the one home of its rules: the
+    /// estimator and `NodeSettings` both ask here and word it their way).
+    public enum BandFault: Equatable, Sendable {
+        /// Not `0 ≤ low < high`.
+        case empty
+        case aboveNyquist(nyquistHz: Double)
+        /// Fewer than `minimumBandBins` bins of `binHz` wide.
+        case narrowerThanBins(binHz: Double)
+    }
+
+    /// The band's fault, or nil.
+    /// - Parameters:
+    ///   - sampleRateHz: nil checks only what does not depend on the rate.
+    ///   - fftSize: nil skips the bin count (no tone analysis runs on the band).
+    public static func bandFault(lowHz: Double, highHz: Double, sampleRateHz: Double?, fftSize: Int?) -> BandFault? {
+        guard lowHz.isFinite, lowHz >= 0, highHz > lowHz else { return .empty }
+        guard let sampleRateHz else { return nil }
+        if highHz > sampleRateHz / 2 { return .aboveNyquist(nyquistHz: sampleRateHz / 2) }
+        if let fftSize, highHz - lowHz < minimumBandBins * sampleRateHz / Double(fftSize) {
+            return .narrowerThanBins(binHz: sampleRateHz / Double(fftSize))
         }
         return nil
     }

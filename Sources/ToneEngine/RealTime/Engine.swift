@@ -51,7 +51,8 @@ public final class Engine: @unchecked Sendable {
     ///   - captureSeconds: how much input the ring holds before it overflows.
     ///   - playbackSeconds: how much pre-rendered audio can be queued ahead.
     public init(sampleRateHz: Double, frequencyHz: Double, amplitude: Double, muted: Bool = false,
-                a4Hz: Double = 440, bendRangeSemitones: Double = 2,
+                a4Hz: Double = EqualTemperament.standardA4Hz,
+                bendRangeSemitones: Double = ToneGenerator.defaultBendRangeSemitones,
                 rampSeconds: Double = 0.01, captureSeconds: Double = 4, playbackSeconds: Double = 4,
                 channels: Int = 1) {
         self.sampleRateHz = sampleRateHz
@@ -99,11 +100,6 @@ public final class Engine: @unchecked Sendable {
                 return commands.write(UnsafeRawPointer(slot.baseAddress!), count: 1)
             }
         }
-    }
-
-    /// Glides to a new frequency (validated by the caller: 0 < f < Nyquist).
-    public func setFrequency(_ frequencyHz: Double) {
-        send(.tone(frequencyHz: frequencyHz, sampleRateHz: sampleRateHz))
     }
 
     // MARK: - Audio thread

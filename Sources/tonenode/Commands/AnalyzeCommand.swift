@@ -3,8 +3,6 @@ import Foundation
 import ToneAudioFile
 import ToneCore
 import ToneDSP
-import ToneEngine
-import ToneJack
 
 struct AnalyzeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

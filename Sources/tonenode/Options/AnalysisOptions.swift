@@ -4,26 +4,20 @@ import ToneDSP
 
 /// How the input is analysed and reported.
 struct AnalysisOptions: ParsableArguments {
-    @Option(name: .customLong("fft-size"), parsing: .unconditional, help: ArgumentHelp(
-        "Analysis window in samples (a power of two, 256…1048576).", valueName: "n"))
-    var fftSize = 4096
+    @Option(Parameters.fftSize, parsing: .unconditional)
+    var fftSize: Int
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Samples between reports (1…fft-size).", valueName: "n"))
-    var hop = 512
+    @Option(Parameters.hop, parsing: .unconditional)
+    var hop: Int
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only look for tones between LO and HI Hz (default 20 Hz to Nyquist).",
-                               valueName: "lo:hi"))
+    @Option(name: Parameters.band.optionName, parsing: .unconditional, help: Parameters.band.argumentHelp)
     var band: FrequencyBand?
 
-    @Option(name: .customLong("snr-min"), parsing: .unconditional, help: ArgumentHelp(
-        "No-tone gate: a tone must carry at least this SNR in dB (the tone against the rest of the window, "
-            + "other reported tones excepted).", valueName: "db"))
-    var snrMin = -20.0
+    @Option(Parameters.snrMin, parsing: .unconditional)
+    var snrMin: Double
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Report up to K tones per window, strongest first, each with its own frequency, level and SNR "
-            + "(JSON: a `tones` array; each tone passes the same no-tone gates).", valueName: "k"))
-    var tones = 1
+    @Option(Parameters.tones, parsing: .unconditional)
+    var tones: Int
 
     @Flag(help: "One JSON object per report on stdout.")
     var json = false
@@ -31,7 +25,7 @@ struct AnalysisOptions: ParsableArguments {
     func apply(to settings: inout NodeSettings) {
         settings.fftSize = fftSize
         settings.hopFrames = hop
-        settings.lowHz = band?.lowHz ?? 20
+        settings.lowHz = band?.lowHz ?? Parameters.band.defaultValue
         settings.highHz = band?.highHz
         settings.snrMinDB = snrMin
         settings.maxTones = tones

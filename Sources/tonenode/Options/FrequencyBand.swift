@@ -14,5 +14,5 @@ struct FrequencyBand: ExpressibleByArgument {
         highHz = high
     }
 
-    static var defaultValueDescription: String { "20:Nyquist" }
+    static var defaultValueDescription: String { "\(format(Parameters.band.defaultValue)):Nyquist" }
 }

@@ -62,16 +62,14 @@ struct JackClientOptions: ParsableArguments {
 
 /// Connections to our `in`.
 struct JackInputOptions: ParsableArguments {
-    @Option(name: .customLong("connect-in"), help: ArgumentHelp(
-        "Connect this port to our `in` after activation (repeatable).", valueName: "port"))
-    var connectIn: [String] = []
+    @Option(Parameters.connectIn)
+    var connectIn: [String]
 }
 
 /// Connections from our `out`.
 struct JackOutputOptions: ParsableArguments {
-    @Option(name: .customLong("connect-out"), help: ArgumentHelp(
-        "Connect our `out` to this port after activation (repeatable).", valueName: "port"))
-    var connectOut: [String] = []
+    @Option(Parameters.connectOut)
+    var connectOut: [String]
 }
 
 struct JackMetadataOption: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneCore
 
 /// `measure --what response,harmonics`: which measurements to make and report
 /// (parsed from the option's text in `MeasureCommand.validate`).
@@ -27,7 +28,8 @@ struct MeasureSelection: Equatable {
     /// In the order of `Kind.allCases`, no repeats.
     let kinds: [Kind]
 
-    static let `default` = MeasureSelection(kinds: [.response])
+    /// `Parameters.Measure.what`'s default (`response`).
+    static let `default` = MeasureSelection(argument: Parameters.Measure.what.defaultValue) ?? MeasureSelection(kinds: [.response])
 
     init(kinds: [Kind]) { self.kinds = Array(Set(kinds)).sorted() }
 

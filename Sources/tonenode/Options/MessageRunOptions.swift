@@ -2,26 +2,26 @@ import ArgumentParser
 import ToneCore
 import ToneDSP
 
+extension ModemProfile: ExpressibleByArgument {}
+
 /// `run --send` / `run --receive`: messages as tones beside the tone.
 struct MessageRunOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Send this message once on `out` right after start, added to the tone (add --mute to send it alone).",
-        valueName: "text"))
+    @Option(name: Parameters.message.optionName, help: Parameters.message.argumentHelp)
     var send: String?
 
-    @Option(name: .customLong("send-profile"), help: "Band and speed of --send.")
-    var sendProfile: ModemProfile = .ultrasonic
+    @Option(Parameters.sendProfile)
+    var sendProfile: ModemProfile
 
-    @Option(name: .customLong("send-level"), parsing: .unconditional, help: ArgumentHelp("Peak level of --send in dBFS (≤ 0).", valueName: "dbfs"))
-    var sendLevel = -6.0
+    @Option(Parameters.sendLevel, parsing: .unconditional)
+    var sendLevel: Double
 
-    @Flag(help: "Also decode messages sent as tones on `in`; each is printed on stdout as `receive` prints it, beside the reports.")
-    var receive = false
+    @Flag(Parameters.receive)
+    var receive: Bool
 
     func validate() throws {
         if let send, let problem = NodeSettings.messageProblem(byteCount: send.utf8.count) {
             throw ValidationError(problem.description)
         }
-        try Transmission.validate(levelDBFS: sendLevel, option: "--send-level")
+        try Transmission.validate(levelDBFS: sendLevel, Parameters.sendLevel)
     }
 }

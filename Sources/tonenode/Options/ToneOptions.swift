@@ -4,14 +4,14 @@ import ToneDSP
 
 /// The tone played on `out`.
 struct ToneOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Tone frequency in Hz, below the server's Nyquist frequency.", valueName: "hz"))
-    var freq = 1000.0
+    @Option(Parameters.frequency, parsing: .unconditional)
+    var freq: Double
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Tone level in dBFS (peak; 0 dBFS is a full-scale sine).", valueName: "dbfs"))
-    var level = -18.0
+    @Option(Parameters.level, parsing: .unconditional)
+    var level: Double
 
-    @Flag(help: "Play silence on `out`.")
-    var mute = false
+    @Flag(Parameters.mute)
+    var mute: Bool
 
     func apply(to settings: inout NodeSettings) {
         settings.frequencyHz = freq

@@ -4,9 +4,8 @@ import ToneDSP
 
 /// The reference pitch, shared by pitch naming (`--mode pitch`) and MIDI notes.
 struct TuningOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Frequency of A4 in Hz for note names, cents and MIDI notes (380…500).", valueName: "hz"))
-    var a4 = 440.0
+    @Option(Parameters.a4, parsing: .unconditional)
+    var a4: Double
 
     var temperament: EqualTemperament { EqualTemperament(a4Hz: a4) }
 

@@ -62,7 +62,7 @@ extension JackServerTests {
             let node = try Node(settings: settings)
             defer { node.stop() }
             _ = await collectReadings(node, afterFrames: 0, count: 2)
-            node.engine.setFrequency(3000)
+            node.engine.send(.tone(frequencyHz: 3000, sampleRateHz: node.engine.sampleRateHz))
             let from = node.engine.renderedFrames.load(ordering: .relaxed) + 2 * server.periodFrames + 480
             let readings = await collectReadings(node, afterFrames: from, count: 4)
             #expect(readings.count == 4)

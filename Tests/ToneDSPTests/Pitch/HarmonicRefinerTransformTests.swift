@@ -8,8 +8,9 @@ import Testing
 @Suite("HarmonicRefiner window transform")
 struct HarmonicRefinerTransformTests {
     @Test("W(θ) in closed form equals the sum over the window's samples, Hann and Blackman–Harris, 4 bins to near π",
-          arguments: [HarmonicRefiner.hannTerms, HarmonicRefiner.blackmanHarrisTerms])
-    func closedForm(terms: [Double]) {
+          arguments: [CosineSumWindow.hann, CosineSumWindow.blackmanHarris])
+    func closedForm(window: CosineSumWindow) {
+        let terms = window.coefficients
         let w = 4096
         let bin = 2 * Double.pi / Double(w)
         var worst = 0.0
@@ -21,7 +22,7 @@ struct HarmonicRefinerTransformTests {
                 direct += value * cos(theta * t)
                 sum += value
             }
-            let closed = HarmonicRefiner.WindowTransform(terms: terms, frameSize: w).at(theta)
+            let closed = WindowTransform(window, frameSize: w).at(theta)
             worst = max(worst, abs(closed - direct) / sum)
         }
         // Relative to W(0) = Σw: the image's size is what matters, 1e-3 of it and below.

@@ -41,7 +41,7 @@ public enum IntermodulationAnalyzer {
         // Hann squared: sidelobes falling 30 dB/octave, so the loud tones' skirts are
         // below −170 dB 60 Hz away (plain Hann left the float wire's SMPTE at −109 dB).
         let window = (0..<count).map { n -> Double in
-            let hann = 0.5 - 0.5 * cos(2 * Double.pi * Double(n) / Double(count))
+            let hann = CosineSumWindow.hann.value(n, size: count, sampling: .periodic)
             return hann * hann
         }
         let windowSum = window.reduce(0, +)

@@ -76,7 +76,7 @@ public enum NoiseAnalyzer {
     static func welch(_ x: [Double], size: Int = fftSize) -> [Double] {
         let n = size
         guard let fft = DoubleFFT(size: n) else { return [] }
-        let window = (0..<n).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(n)) }
+        let window = CosineSumWindow.hann.values(size: n, sampling: .periodic)
         let windowPower = window.reduce(0) { $0 + $1 * $1 }
         var total = [Double](repeating: 0, count: n / 2 + 1)
         var frames = 0

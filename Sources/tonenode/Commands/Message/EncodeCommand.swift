@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
 import ToneAudioFile
+import ToneCore
 import ToneDSP
 
 struct EncodeCommand: ParsableCommand {
+    private typealias Message = Parameters.Message
+
     static let configuration = CommandConfiguration(
         commandName: "encode",
         abstract: "Write a message as tones into an audio file (WAV, FLAC, AIFF or Ogg, by its extension).",
@@ -21,22 +24,24 @@ struct EncodeCommand: ParsableCommand {
             + ".aiff (32-bit float), .ogg (Vorbis; lossy, the SNR drops to about 10 dB).", valueName: "path"))
     var output: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Sample rate in Hz (ultrasonic profiles need at least 40900).", valueName: "hz"))
-    var rate = 48_000
+    @Option(Message.fileRate, parsing: .unconditional)
+    var rate: Int
 
-    @Option(help: "Band and speed.")
-    var profile: ModemProfile = .ultrasonic
+    @Option(Message.profile)
+    var profile: ModemProfile
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
-    var level = -6.0
+    @Option(Message.level, parsing: .unconditional)
+    var level: Double
 
     func validate() throws {
         guard AudioFileFormat(path: output) != nil else {
             throw ValidationError("--output \(output): name the format with its extension: \(AudioFileFormat.extensionList)")
         }
-        guard rate >= 8_000, rate <= 384_000 else { throw ValidationError("--rate must be between 8000 and 384000 Hz") }
+        guard Message.fileRate.accepts(Double(rate)) else {
+            throw ValidationError("\(Message.fileRate.commandLineName) must be between \(Message.fileRate.rangeText("and")) Hz")
+        }
         if let problem = profile.parameters.problem(sampleRateHz: Double(rate)) { throw ValidationError(problem) }
-        try Transmission.validate(levelDBFS: level, option: "--level")
+        try Transmission.validate(levelDBFS: level, Message.level)
     }
 
     func run() throws {

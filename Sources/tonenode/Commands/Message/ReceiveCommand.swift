@@ -21,7 +21,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per message.")
     var json = false
 
-    @Option(help: "Listen only for this profile.")
+    @Option(name: Parameters.receiveProfiles.optionName, help: Parameters.receiveProfiles.argumentHelp)
     var profile: ModemProfile?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
 import ToneAudioFile
-import ToneCore
 
 /// Files that cannot be used are named in plain words: what a person meets
 /// with `analyze`, `decode`, `patch` and `--file` (never libsndfile's own
-/// "Format not recognised." or an NSXMLParser error number).
+/// "Format not recognised."; the patchbay's lines: PatchbayErrorTests).
 @Suite("Input file problems in plain words")
 struct InputFileErrorTests {
     let directory: URL
@@ -54,16 +53,5 @@ struct InputFileErrorTests {
         bytes += Array("data".utf8) + [0, 0, 0, 0]
         let path = try file("broken.wav", bytes)
         #expect(throws: AudioFileError.corrupt(path: path)) { try AudioFileReader(path: path) }
-    }
-
-    @Test("a patchbay that is not XML, or not qjackctl's, names the line")
-    func patchbayLines() {
-        #expect(throws: PatchbayError.notXML(line: 3)) {
-            try Patchbay.parse(Data("<?xml version=\"1.0\"?>\n<patchbay>\n<socket name=\"a\" <<\n</patchbay>\n".utf8))
-        }
-        #expect(throws: PatchbayError.notAPatchbay(line: 2, rootElement: "html")) {
-            try Patchbay.parse(Data("<?xml version=\"1.0\"?>\n<html><body/></html>\n".utf8))
-        }
-        #expect(PatchbayError.notXML(line: 3).description == "line 3: not XML, so not a qjackctl patchbay file")
     }
 }

@@ -19,14 +19,14 @@ struct SendCommand: AsyncParsableCommand {
     @OptionGroup(title: "JACK") var jack: JackSendOptions
     @OptionGroup(title: "Message") var input: MessageInput
 
-    @Option(help: "Band and speed.")
-    var profile: ModemProfile = .ultrasonic
+    @Option(Parameters.Message.profile)
+    var profile: ModemProfile
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Peak level in dBFS (≤ 0).", valueName: "dbfs"))
-    var level = -6.0
+    @Option(Parameters.Message.level, parsing: .unconditional)
+    var level: Double
 
     func validate() throws {
-        try Transmission.validate(levelDBFS: level, option: "--level")
+        try Transmission.validate(levelDBFS: level, Parameters.Message.level)
         try NodeSettings.validate([.connectIn]) { jack.apply(to: &$0); $0.ports = Self.ports }
     }
 

@@ -24,12 +24,13 @@ struct DemoCommand: AsyncParsableCommand {
             help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
     var server: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Tone level in dBFS.", valueName: "dbfs"))
-    var level = -18.0
+    @Option(Parameters.Demo.level, parsing: .unconditional)
+    var level: Double
 
     func validate() throws {
-        guard level.isFinite, level <= 0, level >= -120 else {
-            throw ValidationError("--level must be between -120 and 0 dBFS")
+        let declared = Parameters.Demo.level
+        guard declared.accepts(level) else {
+            throw ValidationError("\(declared.commandLineName) must be between \(declared.rangeText("and")) dBFS")
         }
     }
 
@@ -68,9 +69,10 @@ struct DemoCommand: AsyncParsableCommand {
         Console.out("   played Hz      detected Hz      error Hz    level dBFS   SNR dB   ok")
         var failures = 0
         var iterator = node.events.makeAsyncIterator()
+        var live = settings
         for tone in tones {
             if SignalWatcher.isStopRequested { return }
-            node.engine.setFrequency(tone)
+            try retune(node, to: tone, settings: &live)
             // Reports count from the first frame the node captured; skip
             // windows that still hold the previous tone or the ramp.
             let settleFrames = node.engine.renderedFrames.load(ordering: .relaxed)
@@ -91,6 +93,18 @@ struct DemoCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         Console.err("all \(tones.count) tones identified")
+    }
+
+    /// Retunes through the control language's door, as a `freq` line on
+    /// stdin or OSC would: the rules (Nyquist) checked, the settings kept.
+    private func retune(_ node: Node, to hz: Double, settings: inout NodeSettings) throws {
+        let command = ControlCommand.frequency(hz: hz)
+        let rate = node.engine.sampleRateHz
+        settings = try command.applied(to: settings, sampleRateHz: rate)
+        if let generatorCommand = command.generatorCommand(settings: settings, sampleRateHz: rate),
+           !node.engine.send(generatorCommand) {
+            throw ControlCommand.Problem("the audio thread is not taking commands (queue full); '\(command)' dropped")
+        }
     }
 }
 

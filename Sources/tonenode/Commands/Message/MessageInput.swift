@@ -55,9 +55,10 @@ enum Transmission {
         (18–20 kHz, ~106 B/s, undoes a room), audible (1–5 kHz, ~59 B/s), audible-fast (1–5 kHz, ~105 B/s).
         """
 
-    static func validate(levelDBFS: Double, option: String) throws {
-        guard levelDBFS.isFinite, levelDBFS <= 0, levelDBFS >= -60 else {
-            throw ValidationError("\(option) must be between -60 and 0 dBFS")
+    /// A message's level against its declaration's range (`--level`, `--send-level`).
+    static func validate(levelDBFS: Double, _ parameter: Parameter<Double>) throws {
+        guard parameter.accepts(levelDBFS) else {
+            throw ValidationError("\(parameter.commandLineName) must be between \(parameter.rangeText("and")) dBFS")
         }
     }
 

@@ -6,6 +6,8 @@ import ToneEngine
 import ToneJack
 
 struct LinkCommand: ParsableCommand {
+    private typealias Link = Parameters.Link
+
     static let configuration = CommandConfiguration(
         commandName: "link",
         abstract: "Measure a link between JACK servers (a network bridge): latency, jitter, dropouts, clock drift.",
@@ -21,19 +23,19 @@ struct LinkCommand: ParsableCommand {
     @Flag(help: "One way: only listen (no probe on `out`), report clock drift, level and dropouts.")
     var listen = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Peak level of the probe in dBFS.", valueName: "dbfs"))
-    var level = -12.0
+    @Option(Link.level, parsing: .unconditional)
+    var level: Double
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
+    @Option(name: Link.duration.optionName, help: Link.duration.argumentHelp)
     var duration: Double?
 
-    @Option(name: .customLong("max-latency-ms"), help: ArgumentHelp("Fail (status 2) when the latency exceeds this.", valueName: "ms"))
+    @Option(name: Link.maxLatencyMs.optionName, help: Link.maxLatencyMs.argumentHelp)
     var maxLatencyMs: Double?
 
-    @Option(name: .customLong("max-jitter-ms"), help: ArgumentHelp("Fail (status 2) when the latency readings spread more than this.", valueName: "ms"))
+    @Option(name: Link.maxJitterMs.optionName, help: Link.maxJitterMs.argumentHelp)
     var maxJitterMs: Double?
 
-    @Option(name: .customLong("max-dropouts"), help: ArgumentHelp("Fail (status 2) with more dropouts than this.", valueName: "n"))
+    @Option(name: Link.maxDropouts.optionName, help: Link.maxDropouts.argumentHelp)
     var maxDropouts: Int?
 
     @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
@@ -50,8 +52,8 @@ struct LinkCommand: ParsableCommand {
 
     func validate() throws {
         if let problem = NodeSettings.levelProblem(level) { throw ValidationError(problem.description) }
-        if let duration, !(duration.isFinite && duration > 0) {
-            throw ValidationError("--duration must be a positive number of seconds")
+        if let duration, !Link.duration.accepts(duration) {
+            throw ValidationError("\(Link.duration.commandLineName) must be a positive number of seconds")
         }
         if let problem = limits.problem { throw ValidationError(problem) }
         if let plot { try PlotOption.validate(plot) }

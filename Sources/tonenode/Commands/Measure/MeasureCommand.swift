@@ -6,6 +6,8 @@ import ToneEngine
 import ToneJack
 
 struct MeasureCommand: ParsableCommand {
+    private typealias Measure = Parameters.Measure
+
     static let configuration = CommandConfiguration(
         commandName: "measure",
         abstract: "Measure a chain (out → tools under test → in): latency, gain, frequency shift, THD+N, frequency response.",
@@ -18,52 +20,41 @@ struct MeasureCommand: ParsableCommand {
 
     @OptionGroup(title: "JACK") var jack: JackOptions
 
-    @Flag(help: "Also connect our own `out` to our own `in` (measures JACK's own loop).")
-    var loopback = false
+    @Flag(Measure.loopback)
+    var loopback: Bool
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Peak level of the sweep and the tone in dBFS.", valueName: "dbfs"))
-    var level = -12.0
+    @Option(Measure.level, parsing: .unconditional)
+    var level: Double
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Test tone frequency in Hz.", valueName: "hz"))
-    var freq = 1000.0
+    @Option(Measure.frequency, parsing: .unconditional)
+    var freq: Double
 
-    @Option(name: .customLong("sweep-start"), parsing: .unconditional,
-            help: ArgumentHelp("Lowest sweep frequency in Hz.", valueName: "hz"))
-    var sweepStart = 20.0
+    @Option(Measure.sweepStart, parsing: .unconditional)
+    var sweepStart: Double
 
-    @Option(name: .customLong("sweep-end"), parsing: .unconditional,
-            help: ArgumentHelp("Highest sweep frequency in Hz (default 20000, or 95 % of Nyquist if lower).",
-                               valueName: "hz"))
+    @Option(name: Measure.sweepEnd.optionName, parsing: .unconditional, help: Measure.sweepEnd.argumentHelp)
     var sweepEnd: Double?
 
-    @Option(name: .customLong("sweep-seconds"), parsing: .unconditional, help: ArgumentHelp("Length of the sweep (0.25…60 s).", valueName: "s"))
-    var sweepSeconds = 2.0
+    @Option(Measure.sweepSeconds, parsing: .unconditional)
+    var sweepSeconds: Double
 
-    @Option(name: .customLong("max-latency"), parsing: .unconditional, help: ArgumentHelp(
-        "Longest round trip to look for, in seconds (0.05…10).", valueName: "s"))
-    var maxLatency = 0.5
+    @Option(Measure.maxLatency, parsing: .unconditional)
+    var maxLatency: Double
 
-    @Option(name: .customLong("what"), help: ArgumentHelp(
-        "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), crosstalk (with --channels: each output driven alone, every input read), midi (MIDI-to-audio latency and jitter of a synth: --midi-notes notes 0.25 s apart on midi_out, which --connect-midi connects; the onset of each answer on `in` to a fraction of a frame), or all (all but crosstalk and midi).",
-        valueName: "list"))
-    var whatList = MeasureSelection.default.defaultValueDescription
+    @Option(Measure.what)
+    var whatList: String
 
     /// `--what`, parsed (checked in `validate`).
     var what: MeasureSelection { MeasureSelection(argument: whatList) ?? .default }
 
-    @Option(name: .customLong("connect-midi"), help: ArgumentHelp(
-        "With --what midi: connect our MIDI output midi_out to this port (the synth's MIDI input; repeatable).",
-        valueName: "port"))
-    var connectMidi: [String] = []
+    @Option(Measure.connectMidi)
+    var connectMidi: [String]
 
-    @Option(name: .customLong("midi-notes"), parsing: .unconditional, help: ArgumentHelp(
-        "With --what midi: notes to send (1…4096), one every 0.25 s (middle C, velocity 100, channel 1).", valueName: "n"))
-    var midiNotes = 32
+    @Option(Measure.midiNotes, parsing: .unconditional)
+    var midiNotes: Int
 
-    @Option(help: ArgumentHelp(
-        "Channels to play and record (1…8). With more than one the ports are in_1…, out_1…, and the k-th --connect-in/--connect-out name goes to the k-th port; the other measurements use channel 1.",
-        valueName: "n"))
-    var channels = 1
+    @Option(Measure.channels)
+    var channels: Int
 
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
@@ -73,40 +64,31 @@ struct MeasureCommand: ParsableCommand {
         valueName: "file.svg"))
     var plot: String?
 
+    /// The options `MeasureSettings` judges (the one home of their rules).
+    var settings: MeasureSettings {
+        var settings = MeasureSettings()
+        settings.levelDBFS = level
+        settings.toneFrequencyHz = freq
+        settings.sweepStartHz = sweepStart
+        settings.sweepEndHz = sweepEnd
+        settings.sweepSeconds = sweepSeconds
+        settings.maxLatencySeconds = maxLatency
+        settings.channels = channels
+        settings.midiNotes = midiNotes
+        settings.connectInCount = jack.connectIn.count
+        settings.connectOutCount = jack.connectOut.count
+        settings.connectMidiCount = connectMidi.count
+        settings.measuresCrosstalk = MeasureSelection(argument: whatList)?.contains(.crosstalk) == true
+        settings.measuresMIDI = MeasureSelection(argument: whatList)?.contains(.midi) == true
+        return settings
+    }
+
     func validate() throws {
-        // The node's rules for a level and a frequency; the plan's own (sweep, Nyquist) in `plan`.
-        if let problem = NodeSettings.levelProblem(level) ?? NodeSettings.frequencyProblem(freq, sampleRateHz: nil) {
-            throw ValidationError(problem.description)
-        }
-        if NodeSettings.frequencyProblem(sweepStart, sampleRateHz: nil, setting: .sweepStart) != nil {
-            throw ValidationError("--sweep-start must be a positive number of Hz")
-        }
-        if let sweepEnd, !(sweepEnd.isFinite && sweepEnd > 2 * sweepStart) {
-            throw ValidationError("--sweep-end must be at least an octave above --sweep-start (\(format(sweepStart)) Hz)")
-        }
-        guard MeasurementSignal.Plan.sweepSecondsRange.contains(sweepSeconds) else {
-            throw ValidationError("--sweep-seconds must be from 0.25 to 60")
-        }
-        guard MeasurementSignal.Plan.maxLatencySecondsRange.contains(maxLatency) else {
-            throw ValidationError("--max-latency must be from 0.05 to 10 seconds")
-        }
+        if let problem = settings.problems().first { throw ValidationError(problem) }
         if let plot { try PlotOption.validate(plot) }
-        guard (1...MeasurementSignal.Plan.maximumChannels).contains(channels) else {
-            throw ValidationError("--channels must be from 1 to \(MeasurementSignal.Plan.maximumChannels)")
-        }
-        if channels > 1, let count = [jack.connectIn.count, jack.connectOut.count].first(where: { $0 != 0 && $0 != channels }) {
-            throw ValidationError("with --channels \(channels), give --connect-in and --connect-out \(channels) times each (one port per channel), not \(count)")
-        }
-        if MeasureSelection(argument: whatList)?.contains(.crosstalk) == true && channels < 2 {
-            throw ValidationError("--what crosstalk needs --channels 2 or more")
-        }
-        guard (1...4096).contains(midiNotes) else { throw ValidationError("--midi-notes must be from 1 to 4096") }
-        if MeasureSelection(argument: whatList)?.contains(.midi) == true && connectMidi.isEmpty {
-            throw ValidationError("--what midi needs --connect-midi PORT (the MIDI input of the synth under test)")
-        }
         // A plain string, checked here: ArgumentParser's own message for a bad enum list spans several lines.
         guard MeasureSelection(argument: whatList) != nil else {
-            throw ValidationError("--what takes a comma-separated list of "
+            throw ValidationError("\(Measure.what.commandLineName) takes a comma-separated list of "
                 + MeasureSelection.allValueStrings.joined(separator: ", ") + ", not '\(whatList)'")
         }
     }

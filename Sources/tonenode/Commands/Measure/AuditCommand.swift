@@ -19,16 +19,15 @@ struct AuditCommand: ParsableCommand {
 
     @OptionGroup(title: "JACK") var jack: JackOptions
 
-    @Option(name: .customLong("sweep-seconds"), help: ArgumentHelp("Length of the sweep per path (0.25…60 s).", valueName: "s"))
-    var sweepSeconds = 1.0
+    @Option(Parameters.Audit.sweepSeconds)
+    var sweepSeconds: Double
 
     @Flag(help: "Print one JSON object per path, then a summary object.")
     var json = false
 
     func validate() throws {
-        guard MeasurementSignal.Plan.sweepSecondsRange.contains(sweepSeconds) else {
-            throw ValidationError("--sweep-seconds must be from 0.25 to 60")
-        }
+        let sweep = Parameters.Audit.sweepSeconds
+        guard sweep.accepts(sweepSeconds) else { throw ValidationError("\(sweep.commandLineName) must be from \(sweep.rangeText())") }
         guard !jack.connectOut.isEmpty, !jack.connectIn.isEmpty else {
             throw ValidationError("name the paths: --connect-out (their first inputs) and --connect-in (their last outputs)")
         }

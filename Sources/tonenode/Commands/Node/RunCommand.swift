@@ -26,25 +26,22 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Tuning") var tuning: TuningOptions
     @OptionGroup(title: "Messages as tones") var messages: MessageRunOptions
 
-    @Flag(help: "Connect our own `out` to our own `in` (each channel's), whatever name JACK gave the client.")
-    var loopback = false
+    @Flag(Parameters.loopback)
+    var loopback: Bool
 
     @Flag(help: "One line per report even on a terminal (default there: a live view updating in place).")
     var plain = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds of audio (default: run until stopped).",
-                               valueName: "seconds"))
+    @Option(name: Parameters.duration.optionName, parsing: .unconditional, help: Parameters.duration.argumentHelp)
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Audio channels: 1 gives ports `in`/`out`; 2 or more give `in_1`, `in_2`…, `out_1`, `out_2`… (every output plays the tone, every input is analysed and reported on its own).",
-        valueName: "n"))
-    var channels = 1
+    @Option(Parameters.channels, parsing: .unconditional)
+    var channels: Int
 
     func validate() throws {
         try NodeSettings.validate([.channels]) { $0.channels = channels }
-        if let duration, !(duration.isFinite && duration > 0) {
-            throw ValidationError("--duration must be a positive number of seconds")
+        if let duration, !Parameters.duration.accepts(duration) {
+            throw ValidationError("\(Parameters.duration.commandLineName) must be a positive number of seconds")
         }
     }
 

@@ -1,0 +1,84 @@
+import ToneDSP
+
+/// What every parameter declares whatever its value's type: its names on
+/// each door into ToneNode (command line, session file, control line and
+/// OSC) and its help. `Parameters.all` lists them for the tests that walk them.
+public protocol ParameterDeclaration: Sendable {
+    /// What a person calls it (`tone frequency`); it names the setting where no door has a name for it.
+    var name: String { get }
+    var unit: String? { get }
+    /// The command line's help text (`--help`, the manual page).
+    var help: String { get }
+    /// The command-line flag (`--freq`); nil: none.
+    var flag: String? { get }
+    /// The placeholder `--help` shows for its value (`hz`); nil: a flag without a value, or the parser's own.
+    var valueName: String? { get }
+    /// The session-file fields that hold it (`lowHz`, `highHz`); empty: a session does not keep it.
+    var sessionFields: [NodeSettings.SessionField] { get }
+    /// Its command on control lines and OSC (`freq`, `/tonenode/freq`); nil: none.
+    var controlName: String? { get }
+}
+
+extension ParameterDeclaration {
+    /// How the command line names it: its flag, else its name (`sample rate`).
+    public var commandLineName: String { flag ?? name }
+
+    /// The session file's key, `lowHz:highHz` for a pair; nil when a session does not keep it.
+    public var sessionKey: String? {
+        sessionFields.isEmpty ? nil : sessionFields.map(\.rawValue).joined(separator: ":")
+    }
+}
+
+/// One parameter: its names, unit, default and the values it takes. The one
+/// place each of these is written; option groups, `NodeSettings`, control
+/// lines, OSC, sessions and the texts of `SettingsProblem` read them here.
+public struct Parameter<Value: Sendable>: ParameterDeclaration {
+    public let name: String
+    public let unit: String?
+    public let defaultValue: Value
+    /// The values it takes, for numbers; nil: any finite value, or a rule of
+    /// its own that its check states (a frequency below Nyquist, a power of two).
+    public let range: ClosedRange<Double>?
+    public let help: String
+    public let flag: String?
+    public let valueName: String?
+    public let sessionFields: [NodeSettings.SessionField]
+    public let controlName: String?
+
+    public init(_ name: String, unit: String? = nil, default defaultValue: Value, range: ClosedRange<Double>? = nil,
+                help: String, flag: String?, valueName: String? = nil,
+                session sessionFields: [NodeSettings.SessionField] = [], control controlName: String? = nil) {
+        self.name = name
+        self.unit = unit
+        self.defaultValue = defaultValue
+        self.range = range
+        self.help = help
+        self.flag = flag
+        self.valueName = valueName
+        self.sessionFields = sessionFields
+        self.controlName = controlName
+    }
+
+    /// Whether `value` is finite and in `range`.
+    public func accepts(_ value: Double) -> Bool { value.isFinite && range.map { $0.contains(value) } != false }
+
+    /// The range in a sentence: `1 to 8` (`1 and 8` with `word` "and").
+    public func rangeText(_ word: String = "to") -> String {
+        guard let range else { return "any value" }
+        return "\(format(range.lowerBound)) \(word) \(format(range.upperBound))"
+    }
+
+    /// The highest value it takes, as text (`0` for a level).
+    public var maximumText: String { range.map { format($0.upperBound) } ?? "any" }
+
+    /// The range as `--help` writes it: `1…8`.
+    public var rangeSpan: String {
+        guard let range else { return "any" }
+        return "\(format(range.lowerBound))…\(format(range.upperBound))"
+    }
+}
+
+extension ClosedRange<Int> {
+    /// The same values as `Double`s, for a `Parameter`'s range.
+    public var asDoubles: ClosedRange<Double> { Double(lowerBound)...Double(upperBound) }
+}

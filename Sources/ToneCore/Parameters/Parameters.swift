@@ -1,0 +1,146 @@
+import ToneDSP
+
+/// The node's parameters (`tonenode run`, and the parts of it that `send`,
+/// `receive` and `demo` open): one declaration each. `NodeSettings` takes
+/// its defaults here, the option groups their flags and help, control lines
+/// and OSC their command names, a session file its keys, and
+/// `SettingsProblem` the names its sentences start with.
+///
+/// Adding a parameter: one entry here (and in `all`), plus its use.
+public enum Parameters {
+    // MARK: - The tone
+
+    public static let frequency = Parameter<Double>(
+        "tone frequency", unit: "Hz", default: 1000,
+        help: "Tone frequency in Hz, below the server's Nyquist frequency.",
+        flag: "--freq", valueName: "hz", session: [.frequencyHz], control: "freq")
+
+    /// At or below full scale, however quiet: every finite level plays.
+    public static let level = Parameter<Double>(
+        "tone level", unit: "dBFS", default: -18, range: -Double.infinity...0,
+        help: "Tone level in dBFS (peak; 0 dBFS is a full-scale sine).",
+        flag: "--level", valueName: "dbfs", session: [.levelDBFS], control: "level")
+
+    public static let mute = Parameter<Bool>(
+        "mute", default: false, help: "Play silence on `out`.", flag: "--mute", session: [.muted], control: "mute")
+
+    // MARK: - The analysis
+
+    public static let fftSize = Parameter<Int>(
+        "analysis window", unit: "samples", default: 4096, range: ToneEstimatorConfiguration.fftSizeRange.asDoubles,
+        help: "Analysis window in samples (a power of two, \(span(ToneEstimatorConfiguration.fftSizeRange.asDoubles))).",
+        flag: "--fft-size", valueName: "n", session: [.fftSize])
+
+    public static let hop = Parameter<Int>(
+        "hop", unit: "samples", default: 512,
+        help: "Samples between reports (1…fft-size).", flag: "--hop", valueName: "n", session: [.hopFrames])
+
+    /// Its default is the lower edge; the upper edge's is the server's Nyquist frequency.
+    private static let defaultLowHz = 20.0
+    public static let band = Parameter<Double>(
+        "analysis band", unit: "Hz", default: defaultLowHz,
+        help: "Only look for tones between LO and HI Hz (default \(format(defaultLowHz)) Hz to Nyquist).",
+        flag: "--band", valueName: "lo:hi", session: [.lowHz, .highHz])
+
+    public static let snrMin = Parameter<Double>(
+        "no-tone gate", unit: "dB", default: -20,
+        help: "No-tone gate: a tone must carry at least this SNR in dB (the tone against the rest of the window, "
+            + "other reported tones excepted).", flag: "--snr-min", valueName: "db", session: [.snrMinDB])
+
+    public static let tones = Parameter<Int>(
+        "tones per window", default: 1, range: (1...ToneEstimatorConfiguration.maxTonesLimit).asDoubles,
+        help: "Report up to K tones per window, strongest first, each with its own frequency, level and SNR "
+            + "(JSON: a `tones` array; each tone passes the same no-tone gates).",
+        flag: "--tones", valueName: "k", session: [.maxTones])
+
+    public static let mode = Parameter<AnalysisMode>(
+        "analysis mode", default: .tone,
+        help: """
+            tone: the most prominent single tone (frequency, level, SNR). \
+            pitch: the fundamental of a musical sound, also when it is missing, with note and cents \
+            relative to --a4; --band LO:HI then bounds the fundamental (default \(format(PitchDetectorConfiguration.defaultLowHz)):\(format(PitchDetectorConfiguration.defaultHighHz))).
+            """, flag: "--mode", valueName: "mode", session: [.mode])
+
+    /// `--band` in pitch mode; its default is the lower edge (the upper is `PitchDetectorConfiguration.defaultHighHz`).
+    public static let pitchRange = Parameter<Double>(
+        "pitch range", unit: "Hz", default: PitchDetectorConfiguration.defaultLowHz,
+        help: "With --mode pitch, --band LO:HI bounds the fundamental.",
+        flag: "--band", valueName: "lo:hi", session: [.pitchLowHz, .pitchHighHz])
+
+    /// Not set by ToneNode: the server's (or the file's). Its range is what the estimator is tuned for.
+    public static let sampleRate = Parameter<Double?>(
+        "sample rate", unit: "Hz", default: nil, range: ToneEstimatorConfiguration.sampleRateRangeHz,
+        help: "The rate of the JACK server or the file; ToneNode does not choose it.", flag: nil)
+
+    // MARK: - Ports and tuning
+
+    public static let channels = Parameter<Int>(
+        "audio channels", default: 1, range: (1...AudioChannels.maximum).asDoubles,
+        help: "Audio channels: 1 gives ports `in`/`out`; 2 or more give `in_1`, `in_2`…, `out_1`, `out_2`… "
+            + "(every output plays the tone, every input is analysed and reported on its own).",
+        flag: "--channels", valueName: "n", session: [.channels])
+
+    public static let a4 = Parameter<Double>(
+        "A4", unit: "Hz", default: EqualTemperament.standardA4Hz, range: EqualTemperament.a4RangeHz,
+        help: "Frequency of A4 in Hz for note names, cents and MIDI notes (\(span(EqualTemperament.a4RangeHz))).",
+        flag: "--a4", valueName: "hz", session: [.a4Hz])
+
+    /// Two octaves either way: as far as any synth's bend range goes.
+    private static let bendRangeLimit: ClosedRange<Double> = 0...24
+    public static let bendRange = Parameter<Double>(
+        "pitch-bend range", unit: "semitones", default: ToneGenerator.defaultBendRangeSemitones, range: bendRangeLimit,
+        help: "Pitch-bend range on `midi_in`, in semitones either way (\(span(bendRangeLimit))).",
+        flag: "--bend-range", valueName: "semitones", session: [.bendRangeSemitones])
+
+    public static let connectIn = Parameter<[String]>(
+        "connect-in", default: [], help: "Connect this port to our `in` after activation (repeatable).",
+        flag: "--connect-in", valueName: "port")
+
+    public static let connectOut = Parameter<[String]>(
+        "connect-out", default: [], help: "Connect our `out` to this port after activation (repeatable).",
+        flag: "--connect-out", valueName: "port")
+
+    public static let connectMidi = Parameter<[String]>(
+        "connect-midi", default: [], help: "Connect this MIDI port to our `midi_in` after activation (repeatable).",
+        flag: "--connect-midi", valueName: "port")
+
+    public static let loopback = Parameter<Bool>(
+        "loopback", default: false,
+        help: "Connect our own `out` to our own `in` (each channel's), whatever name JACK gave the client.",
+        flag: "--loopback")
+
+    // MARK: - Running
+
+    public static let duration = Parameter<Double?>(
+        "duration", unit: "s", default: nil, range: .leastNonzeroMagnitude...Double.infinity,
+        help: "Stop after this many seconds of audio (default: run until stopped).", flag: "--duration", valueName: "seconds")
+
+    /// A UDP port number (`-O` too).
+    public static let oscPort = Parameter<Int?>(
+        "OSC port", default: nil, range: 1...65535,
+        help: "Listen for OSC over UDP on this port: "
+            + ControlCommand.usage.map { "\(ControlCommand.oscPrefix)\($0.name) \($0.oscTypes)" }.joined(separator: ", ") + ".",
+        flag: "--osc-port", valueName: "port")
+
+    // MARK: - Messages as tones
+
+    public static let message = Parameter<String?>(
+        "message", default: nil,
+        help: "Send this message once on `out` right after start, added to the tone (add --mute to send it alone).",
+        flag: "--send", valueName: "text")
+
+    public static let sendProfile = Parameter<ModemProfile>(
+        "message profile", default: .ultrasonic, help: "Band and speed of --send.", flag: "--send-profile")
+
+    public static let sendLevel = Parameter<Double>(
+        "message level", unit: "dBFS", default: Message.level.defaultValue, range: Message.level.range,
+        help: "Peak level of --send in dBFS (≤ \(format(0))).", flag: "--send-level", valueName: "dbfs")
+
+    public static let receive = Parameter<Bool>(
+        "receive", default: false,
+        help: "Also decode messages sent as tones on `in`; each is printed on stdout as `receive` prints it, beside the reports.",
+        flag: "--receive", session: [.receivesMessages])
+
+    public static let receiveProfiles = Parameter<[ModemProfile]?>(
+        "message profiles", default: nil, help: "Listen only for this profile.", flag: "--profile")
+}

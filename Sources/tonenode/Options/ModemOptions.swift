@@ -1,4 +1,0 @@
-import ArgumentParser
-import ToneDSP
-
-extension ModemProfile: ExpressibleByArgument {}

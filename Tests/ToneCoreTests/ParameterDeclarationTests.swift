@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import ToneCore
+import ToneDSP
+
+/// Every parameter declaration against the doors it names: session files,
+/// control lines and OSC, and the texts of `SettingsProblem`. (The command
+/// line's side is in tonenodeTests, which can see the parser.)
+@Suite("Parameter declarations")
+struct ParameterDeclarationTests {
+    @Test("each declaration is described and named where it can be set")
+    func described() {
+        for parameter in Parameters.all {
+            #expect(!parameter.name.isEmpty)
+            #expect(parameter.help.count > 10, "\(parameter.name)")
+            #expect(parameter.flag == nil || parameter.flag?.hasPrefix("--") == true, "\(parameter.name)")
+            #expect(parameter.flag != nil || parameter.sessionKey != nil || parameter.controlName != nil
+                    || parameter.name == Parameters.sampleRate.name, "\(parameter.name) can be set nowhere")
+        }
+    }
+
+    @Test("each default is one of the declaration's own values")
+    func defaultsInRange() {
+        for parameter in Parameters.all {
+            if let double = parameter as? Parameter<Double>, double.range != nil {
+                #expect(double.accepts(double.defaultValue), "\(double.name) default \(double.defaultValue)")
+            }
+            if let int = parameter as? Parameter<Int>, int.range != nil {
+                #expect(int.accepts(Double(int.defaultValue)), "\(int.name) default \(int.defaultValue)")
+            }
+        }
+    }
+
+    @Test("every setting a problem names is declared, and its names come from there")
+    func problemNames() {
+        let declared = Set(Parameters.all.map { "\($0.name)|\($0.flag ?? "")" })
+        for setting in SettingsProblem.Setting.allCases {
+            let parameter = setting.parameter
+            #expect(declared.contains("\(parameter.name)|\(parameter.flag ?? "")"), "\(setting) is not in Parameters.all")
+            let problem = SettingsProblem(setting, .notFiniteDB(.nan))
+            #expect(problem.description.hasPrefix(parameter.flag ?? parameter.name), "\(problem.description)")
+            #expect(problem.sessionDescription.hasPrefix(parameter.sessionKey ?? parameter.flag ?? parameter.name),
+                    "\(problem.sessionDescription)")
+        }
+    }
+
+    @Test("every session key round-trips through a session file, and every saved field is declared")
+    func sessionKeys() throws {
+        var settings = NodeSettings()
+        settings.highHz = 10_000
+        let data = try SessionSettings(settings).encoded()
+        let keys = Set(try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]).keys)
+        let declared = Parameters.all.flatMap(\.sessionFields)
+        for field in declared { #expect(keys.contains(field.rawValue), "\(field) is not written") }
+        #expect(Set(declared.map(\.rawValue)) == keys, "saved but undeclared: \(keys.subtracting(declared.map(\.rawValue)))")
+        #expect(try SessionSettings.decode(data).settings == SessionSettings(settings).settings)
+    }
+
+    @Test("every control name is a command of the control language, on a line and over OSC")
+    func controlNames() throws {
+        let named = Parameters.all.compactMap(\.controlName)
+        #expect(named.count == 3)
+        for name in named {
+            #expect(ControlCommand.usage.contains { $0.name == name })
+            for spelling in [name, ControlCommand.oscPrefix + name] {
+                // `freq 0` is refused, but for its value, not its name.
+                do { _ = try ControlCommand.parse("\(spelling) 0") } catch {
+                    #expect(!error.description.contains("unknown command"), "\(error)")
+                }
+            }
+        }
+        do {
+            _ = try ControlCommand.parse("bogus 0")
+            Issue.record("an undeclared name was accepted")
+        } catch {
+            #expect(error.description.contains("unknown command"))
+        }
+        #expect(try ControlCommand.parse("\(Parameters.frequency.controlName ?? "") 440") == .frequency(hz: 440))
+        #expect(try ControlCommand.parse("\(Parameters.level.controlName ?? "") -6") == .level(dbfs: -6))
+        #expect(try ControlCommand.parse("\(Parameters.mute.controlName ?? "") on") == .mute(true))
+    }
+
+    @Test("an out-of-range value's error names the declaration and states its range")
+    func errorsFromDeclarations() {
+        var settings = NodeSettings()
+        settings.channels = AudioChannels.maximum + 1
+        settings.a4Hz = 1000
+        let problems = settings.problems(sampleRateHz: nil).map(\.description)
+        let channels = Parameters.channels
+        #expect(problems.contains("\(channels.flag ?? "") \(AudioChannels.maximum + 1) must be from \(channels.rangeText())"))
+        #expect(channels.rangeText() == "1 to \(AudioChannels.maximum)")
+        #expect(problems.contains { $0.hasPrefix(Parameters.a4.flag ?? "-") && $0.hasSuffix(Parameters.a4.rangeText()) })
+        do {
+            _ = try ControlCommand.parse("\(Parameters.level.controlName ?? "") 3")
+            Issue.record("level 3 was accepted")
+        } catch {
+            #expect(error.description.contains(Parameters.level.controlName ?? "-"))
+            #expect(error.description.hasSuffix("at or below \(Parameters.level.maximumText)"))
+        }
+    }
+
+    @Test("measure's rules name their flags and ranges")
+    func measureRules() {
+        var measure = MeasureSettings()
+        #expect(measure.problems().isEmpty)
+        measure.sweepSeconds = 100
+        measure.midiNotes = 0
+        let sweep = Parameters.Measure.sweepSeconds, notes = Parameters.Measure.midiNotes
+        #expect(measure.problems() == ["\(sweep.flag ?? "") must be from \(sweep.rangeText())",
+                                       "\(notes.flag ?? "") must be from \(notes.rangeText())"])
+        measure = MeasureSettings()
+        measure.sweepEndHz = measure.sweepStartHz * 1.5
+        #expect(measure.problems().first?.hasPrefix(Parameters.Measure.sweepEnd.flag ?? "-") == true)
+    }
+}
