@@ -98,7 +98,7 @@ public final class Node {
         worker = AnalysisWorker(engine: engine, wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
                                 bridge: bridge, serverWatch: ServerWatch(serverName: client.serverName),
                                 sink: reportSink, timeOffsetSeconds: timeOffsetSeconds, makeAnalyzers: {
-            AnalysisWorker.Analyzers(
+            ChannelFeed.Analyzers(
                 tones: !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
                     try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
                 },
@@ -128,7 +128,7 @@ public final class Node {
             // a period's start): the period after the `cycles` our callback
             // has finished, at the latest. Windows from before then are not
             // readings of the signal.
-            // Stored at once: the worker starts its hop grid there (`AnalysisWorker.feed`).
+            // Stored at once: the worker starts its hop grid there (`ChannelFeed.feed`).
             worker.markSettled(fromFrame: (Int(bridge.cycles) + 1) * client.bufferFrames)
             try worker.waitUntilReady()
         } catch {

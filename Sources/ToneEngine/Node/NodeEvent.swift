@@ -12,7 +12,7 @@ public enum NodeEvent: Sendable {
     /// New xruns or ring overflows since the last notice (totals).
     case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
     /// The process callback's durations so far (`--profile-callback`), every
-    /// `AnalysisWorker.profileIntervalSeconds`.
+    /// `TroubleNotices.profileIntervalSeconds`.
     case callbackProfile(CallbackProfile)
     /// The JACK server shut the client down.
     case serverGone
