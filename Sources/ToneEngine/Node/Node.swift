@@ -10,7 +10,12 @@ import ToneJack
 /// Start-up order follows jack2's simple_client: open → check settings against
 /// the server → register ports → install callbacks → activate → connect; the
 /// worker plans the FFTs meanwhile on its own thread, and the pretty names
-/// are set last, so neither delays the first reading. Main thread only.
+/// are set last, so neither delays the first reading.
+///
+/// Not `Sendable`: one task at a time uses it, the one that made it (in
+/// `tonenode`: the supervisor's, or `send`'s and `demo`'s, each on the
+/// concurrency pool's threads, not the main thread); other threads only
+/// end its events (`stopRequester`).
 public final class Node {
     public let client: JackClient
     public let engine: Engine
@@ -169,7 +174,7 @@ public final class Node {
     }
 
     /// A closure that ends `events` from any thread (a signal handler's
-    /// queue, say); the owner then calls `stop()` on the main thread.
+    /// queue, say); the owner then calls `stop()` on its own task.
     public var stopRequester: @Sendable () -> Void {
         let continuation = continuation
         return { continuation.finish() }

@@ -2,7 +2,7 @@ import ToneCore
 import ToneDSP
 import ToneJack
 
-/// What the worker hands to the main thread.
+/// What the worker hands to the node's owner (`Node.events`), on the owner's task.
 public enum NodeEvent: Sendable {
     /// One analysis hop.
     case report(ToneReport)

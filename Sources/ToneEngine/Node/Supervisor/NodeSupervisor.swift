@@ -19,6 +19,21 @@ import ToneJack
 ///
 /// Report times stay monotonic: a new node's clock continues from the frames
 /// the old ones rendered, so `time_s` never goes back.
+///
+/// Threads: `run`, and the handler it calls, run on the concurrency pool,
+/// never on the main thread. `run` is a nonisolated async method, so Swift
+/// 6 (`NonisolatedNonsendingByDefault` is off) runs it on the global
+/// concurrent executor whoever calls it: libdispatch's pool threads
+/// (named `com.apple.root.default-qos`), and after each `await` (each
+/// batch of `Node.events`, each sleep between reopens) it may go on on
+/// another of them. In `tonenode run` and `receive` the main thread
+/// meanwhile only waits in the async `main`. After the first settled report
+/// each pool thread that takes the events renices itself to nice 10, once
+/// (`ProcessBridge.reniceCallingThreadOnce`), and stays there for whatever
+/// it runs later. What the compiler checks: a supervisor is not `Sendable`,
+/// so no two concurrency domains share one (one task at a time uses it, on
+/// any thread of the pool); other threads reach it only through its
+/// `@Sendable` closures `stopRequester`, `controller` and `settingsReader`.
 public final class NodeSupervisor {
     public let reconnect: Bool
     public let retryIntervalSeconds: Double
