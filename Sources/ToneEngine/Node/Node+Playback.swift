@@ -13,7 +13,7 @@ extension Node {
     ///   - timeoutSeconds: give up after this long (a stopped server, say).
     ///   - shouldStop: polled every 5 ms; true gives up (a signal).
     /// - Returns: whether every sample went out.
-    /// Main thread (or any one thread at a time: the queue has one producer).
+    /// The node's task (or any one thread at a time: the queue has one producer).
     @discardableResult
     public func play(_ samples: [Float], timeoutSeconds: Double? = nil,
                      shouldStop: @Sendable () -> Bool = { false }) async -> Bool {

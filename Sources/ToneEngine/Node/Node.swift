@@ -10,7 +10,12 @@ import ToneJack
 /// Start-up order follows jack2's simple_client: open → check settings against
 /// the server → register ports → install callbacks → activate → connect; the
 /// worker plans the FFTs meanwhile on its own thread, and the pretty names
-/// are set last, so neither delays the first reading. Main thread only.
+/// are set last, so neither delays the first reading.
+///
+/// Not `Sendable`: one task at a time uses it, the one that made it (in
+/// `tonenode`: the supervisor's, or `send`'s and `demo`'s, each on the
+/// concurrency pool's threads, not the main thread); other threads only
+/// end its events (`stopRequester`).
 public final class Node {
     public let client: JackClient
     public let engine: Engine
@@ -98,7 +103,7 @@ public final class Node {
         worker = AnalysisWorker(engine: engine, wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
                                 bridge: bridge, serverWatch: ServerWatch(serverName: client.serverName),
                                 sink: reportSink, timeOffsetSeconds: timeOffsetSeconds, makeAnalyzers: {
-            AnalysisWorker.Analyzers(
+            ChannelFeed.Analyzers(
                 tones: !settings.analyzesTones ? [] : try (0..<channelCount).map { _ in
                     try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
                 },
@@ -128,7 +133,7 @@ public final class Node {
             // a period's start): the period after the `cycles` our callback
             // has finished, at the latest. Windows from before then are not
             // readings of the signal.
-            // Stored at once: the worker starts its hop grid there (`AnalysisWorker.feed`).
+            // Stored at once: the worker starts its hop grid there (`ChannelFeed.feed`).
             worker.markSettled(fromFrame: (Int(bridge.cycles) + 1) * client.bufferFrames)
             try worker.waitUntilReady()
         } catch {
@@ -169,7 +174,7 @@ public final class Node {
     }
 
     /// A closure that ends `events` from any thread (a signal handler's
-    /// queue, say); the owner then calls `stop()` on the main thread.
+    /// queue, say); the owner then calls `stop()` on its own task.
     public var stopRequester: @Sendable () -> Void {
         let continuation = continuation
         return { continuation.finish() }

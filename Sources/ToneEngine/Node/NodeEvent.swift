@@ -2,7 +2,7 @@ import ToneCore
 import ToneDSP
 import ToneJack
 
-/// What the worker hands to the main thread.
+/// What the worker hands to the node's owner (`Node.events`), on the owner's task.
 public enum NodeEvent: Sendable {
     /// One analysis hop.
     case report(ToneReport)
@@ -12,7 +12,7 @@ public enum NodeEvent: Sendable {
     /// New xruns or ring overflows since the last notice (totals).
     case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
     /// The process callback's durations so far (`--profile-callback`), every
-    /// `AnalysisWorker.profileIntervalSeconds`.
+    /// `TroubleNotices.profileIntervalSeconds`.
     case callbackProfile(CallbackProfile)
     /// The JACK server shut the client down.
     case serverGone

@@ -19,34 +19,22 @@ import ToneJack
 ///
 /// Report times stay monotonic: a new node's clock continues from the frames
 /// the old ones rendered, so `time_s` never goes back.
+///
+/// Threads: `run`, and the handler it calls, run on the concurrency pool,
+/// never on the main thread. `run` is a nonisolated async method, so Swift
+/// 6 (`NonisolatedNonsendingByDefault` is off) runs it on the global
+/// concurrent executor whoever calls it: libdispatch's pool threads
+/// (named `com.apple.root.default-qos`), and after each `await` (each
+/// batch of `Node.events`, each sleep between reopens) it may go on on
+/// another of them. In `tonenode run` and `receive` the main thread
+/// meanwhile only waits in the async `main`. After the first settled report
+/// each pool thread that takes the events renices itself to nice 10, once
+/// (`ProcessBridge.reniceCallingThreadOnce`), and stays there for whatever
+/// it runs later. What the compiler checks: a supervisor is not `Sendable`,
+/// so no two concurrency domains share one (one task at a time uses it, on
+/// any thread of the pool); other threads reach it only through its
+/// `@Sendable` closures `stopRequester`, `controller` and `settingsReader`.
 public final class NodeSupervisor {
-    public enum Event {
-        /// A node is running (the first, or one reopened after a restart).
-        case opened(Node, reconnected: Bool)
-        case report(ToneReport)
-        /// A decoded (or incomplete) message on input `channel`; add
-        /// `timeOffsetSeconds` to its time (the audio of earlier nodes, after a restart).
-        case message(ModemEvent, channel: Int, timeOffsetSeconds: Double)
-        case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
-        /// The process callback's durations so far (`--profile-callback`):
-        /// every few seconds, and once more when a node closes.
-        case callbackProfile(CallbackProfile)
-        /// The server shut the client down; `retrying` says whether we wait for it.
-        case serverGone(retrying: Bool)
-        /// A reopened node could not restore these connections yet (their
-        /// other ends do not exist); they are retried.
-        case connectionsPending([NodeConnection])
-        /// Pending connections that have now been made.
-        case connectionsRestored([NodeConnection])
-    }
-
-    public enum Outcome: Equatable {
-        /// `requestStop` was called (a signal, `--duration`).
-        case stopped
-        /// The server went away and reconnecting was not asked for.
-        case serverGone
-    }
-
     public let reconnect: Bool
     public let retryIntervalSeconds: Double
     private let stopSwitch = StopSwitch()
@@ -208,89 +196,5 @@ public final class NodeSupervisor {
             }
         }
         return nil
-    }
-}
-
-/// One connection of ours, described by the other end, so it survives our
-/// ports being renamed (a reopened client may be called `tonenode-01`).
-public enum NodeConnection: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// That port feeds our input `ours` (a short name: `in`, `in_2`, `midi_in`).
-    case intoInput(from: String, ours: String)
-    /// Our output `ours` (`out`, `out_2`) feeds that port.
-    case fromOutput(ours: String, to: String)
-    /// Our output feeds our own input.
-    case selfLoop(output: String, input: String)
-
-    public var description: String {
-        switch self {
-        case .intoInput(let port, let ours): "\(port) → \(ours)"
-        case .fromOutput(let ours, let port): "\(ours) → \(port)"
-        case .selfLoop(let output, let input): "\(output) → \(input)"
-        }
-    }
-}
-
-extension Node {
-    /// Every connection our ports have now, whoever made it.
-    public func connections() -> [NodeConnection] {
-        let ourPrefix = client.name + ":"
-        func short(_ fullName: String) -> String { String(fullName.dropFirst(ourPrefix.count)) }
-        let inputs = inputPortNames + [midiInputPortName]
-        let intoInput = inputs.flatMap { input in
-            client.connections(ofPort: input).map {
-                outputPortNames.contains($0) ? NodeConnection.selfLoop(output: short($0), input: short(input))
-                                             : .intoInput(from: $0, ours: short(input))
-            }
-        }
-        let fromOutput = outputPortNames.flatMap { output in
-            client.connections(ofPort: output).filter { !inputPortNames.contains($0) }.map {
-                NodeConnection.fromOutput(ours: short(output), to: $0)
-            }
-        }
-        return intoInput + fromOutput
-    }
-
-    /// Makes each connection; returns those that could not be made yet.
-    func restore(_ connections: [NodeConnection]) -> [NodeConnection] {
-        connections.filter { connection in
-            let ours = client.name + ":"
-            let (source, destination) = switch connection {
-            case .intoInput(let port, let input): (port, ours + input)
-            case .fromOutput(let output, let port): (ours + output, port)
-            case .selfLoop(let output, let input): (ours + output, ours + input)
-            }
-            return (try? client.connect(from: source, to: destination)) == nil
-        }
-    }
-}
-
-/// Control commands meet the running engine and the remembered settings here.
-final class LiveControls: Sendable {
-    private struct State {
-        var settings: NodeSettings
-        var engine: Engine?
-    }
-    private let state: Mutex<State>
-
-    init(settings: NodeSettings) { state = Mutex(State(settings: settings, engine: nil)) }
-
-    var settings: NodeSettings { state.withLock { $0.settings } }
-
-    func attach(_ engine: Engine?) { state.withLock { $0.engine = engine } }
-
-    @Sendable func apply(_ command: ControlCommand) throws(ControlCommand.Problem) {
-        try state.withLock { (state: inout State) throws(ControlCommand.Problem) in
-            let rate = state.engine?.sampleRateHz ?? .infinity
-            let changed = try command.applied(to: state.settings, sampleRateHz: rate)
-            // Settings wait for the next server; a one-shot cannot.
-            if state.engine == nil, case .beep = command { throw ControlCommand.Problem("\(command): no JACK server right now; not played") }
-            if state.engine == nil, case .sweep = command { throw ControlCommand.Problem("\(command): no JACK server right now; not played") }
-            if let engine = state.engine, let generatorCommand = command.generatorCommand(settings: changed, sampleRateHz: rate) {
-                guard engine.send(generatorCommand) else {
-                    throw ControlCommand.Problem("the audio thread is not taking commands (queue full); '\(command)' dropped")
-                }
-            }
-            state.settings = changed
-        }
     }
 }
