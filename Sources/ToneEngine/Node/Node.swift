@@ -70,7 +70,7 @@ public final class Node {
         // process callback is a syscall there and, without real-time
         // scheduling, lets the woken worker preempt the JACK thread before
         // the callback returns (measured: p99 of the callback 220 µs with
-        // the post, 18 µs without; scripts/live-bench, docs/measured.md).
+        // the post, 18 µs without; scripts/bench/live-bench, docs/measured.md).
         // Only an idle worker is posted, once, when sound arrives.
         // Xruns are the jumps in the node's own frame time, not jack2's xrun
         // notifications (one per late client per xrun, to every client that

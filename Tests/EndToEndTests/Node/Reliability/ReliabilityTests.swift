@@ -5,7 +5,7 @@ import ToneTestSupport
 
 extension JackServerTests {
     /// Issue 13: never hang, never crash, whatever runs beside the node.
-    /// scripts/stress holds the many-node and server-fault promises; these are
+    /// Tests/EndToEndTests/Stress holds the many-node and server-fault promises; these are
     /// the single-node ones, in the suite.
     @Suite("Reliability: signals, closed output, metadata")
     struct ReliabilityTests {
