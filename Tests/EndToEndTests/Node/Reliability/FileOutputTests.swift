@@ -78,6 +78,8 @@ extension JackServerTests {
             // A line waits at most a batch (0.1 s) and a wake, beyond its
             // window's end (room for a start-up that lags the wall clock, and a loaded machine).
             let latest = arrivals.map { $0.wallSeconds - $0.timeSeconds }.max() ?? .infinity
+            let lagsDebug = arrivals.map { $0.wallSeconds - $0.timeSeconds }
+            print("DEBUG lags min \(lagsDebug.min() ?? 0) max \(latest) first \(lagsDebug.prefix(5)) last \(lagsDebug.suffix(5))")
             #expect(latest < 0.6, "a line appeared \(latest) s after its window ended")
         }
 
