@@ -86,7 +86,16 @@ extension JackServerTests {
             let ports = LoopPorts(serverA: loop.a.name, serverB: loop.b.name, intoBridge: ("tx:in_1", "tx:in_2"),
                                   outOfBridge: ("rx:out_1", "rx:out_2"), arrivingOnB: "rx:out_1")
             let label = "zita-njbridge A \(periodA) / B \(periodB) frames"
-            let measurement = try measureLoop(ports, label: label, seconds: Self.isFiguresRun ? 30 : 8)
+            // Where the loop stands still, matched in time, link and
+            // jack_iodelay agree within 0.01 frame. An 8 s run on a busy
+            // machine may hold still nowhere (fewer than 3 such readings): that
+            // run is measured again, twice at most (no time added to a calm
+            // run), and if none held still the test fails, saying so.
+            var measurement = try measureLoop(ports, label: label, seconds: Self.isFiguresRun ? 30 : 8)
+            for _ in 1..<3 where measurement.stillAgreementFrames().count < 3 {
+                report("\(label): the loop stood still for fewer than 3 readings; measuring again")
+                measurement = try measureLoop(ports, label: label, seconds: Self.isFiguresRun ? 30 : 8)
+            }
             measurement.reportRoundTrip(label)
 
             // This machine's dummy clocks make the two resampler loops hunt:
@@ -100,23 +109,29 @@ extension JackServerTests {
             let median = try #require(LoopMeasurement.median(sorted))
             let reference = try #require(LoopMeasurement.median(measurement.iodelayLatencies), "jack_iodelay printed no latency")
             #expect(median > Double(periodA) && median < 0.2 * 48000, "a plausible bridge latency")
-            // Calm, the two medians agree within 2 frames; when the loop wanders
-            // (a busy machine: tens of frames in a run), within half of what
-            // the link saw it wander over the same seconds.
-            let wander = (sorted.last ?? 0) - (sorted.first ?? 0)
-            #expect(abs(reference - median) < max(2, wander / 2),
-                    "link \(median) vs jack_iodelay \(reference) (the loop wandered over \(wander) frames)")
+            // Over the same seconds, link's median lies where jack_iodelay (the
+            // independent meter, on the second channel) saw the loop: within
+            // its lowest and highest figure, and 0.5 frame (the loop moves a
+            // fraction of a frame a second when calm, and the two meters'
+            // figures are taken at different moments).
+            let iodelaySorted = measurement.iodelayLatencies.sorted()
+            let (iodelayLow, iodelayHigh) = (iodelaySorted.first ?? .nan, iodelaySorted.last ?? .nan)
+            #expect(median >= iodelayLow - 0.5 && median <= iodelayHigh + 0.5,
+                    "link \(median) vs jack_iodelay \(reference) (jack_iodelay saw \(iodelayLow)…\(iodelayHigh))")
             // The probe's RMS level (−24.7 dBFS at −12 dBFS peak) comes back whole.
             #expect(abs((LoopMeasurement.median(measurement.levelsDBFS) ?? 0) + 24.69) < 0.5, "\(measurement.levelsDBFS)")
             // Where the loop stands still, matched in time: within 0.01 frame.
-            // (An 8 s run on a busy machine may hold still nowhere; the
-            // figures run measures 30 s.)
             let agreement = measurement.stillAgreementFrames().sorted()
             report(String(format: "%@: link vs jack_iodelay where the loop stood still, matched in time: %d readings, "
                           + "median %.4f, max %.4f frames", label, agreement.count,
                           LoopMeasurement.median(agreement) ?? .nan, agreement.last ?? .nan))
             if agreement.count >= 3 {
                 #expect((LoopMeasurement.median(agreement) ?? 1) < 0.01, "\(label): \(agreement)")
+            } else {
+                Issue.record("""
+                    \(label): the machine could not give a fair run: in three measurements the loop stood \
+                    still for fewer than 3 readings, so link and jack_iodelay could not be compared within 0.01 frame
+                    """)
             }
 
             // One way on B: the drift between the two dummy clocks, with its resolution.
@@ -124,11 +139,16 @@ extension JackServerTests {
             let summary = measurement.oneWay
             let drift = try #require(summary["drift_ppm"] as? Double, "no drift in \(summary)")
             let resolution = try #require(summary["drift_resolution_ppm_1s"] as? Double)
-            // Two dummy clocks on one machine agree in the long run; over 9 s
-            // the loop's own wander (up to 20 frames when the machine is busy)
-            // reads as hundreds of ppm. The estimator's accuracy is checked
-            // offline (LinkAnalyzerTests); here: a figure, its resolution, sane.
-            #expect(drift.isFinite && abs(drift) < 5000 && resolution.isFinite && resolution > 0)
+            // Two dummy clocks on one machine agree in the long run: the true
+            // drift is 0, and what is read is the loop's own wander over the
+            // seconds measured. jack_iodelay saw that wander on the same bridge:
+            // a one-way slope of more than its whole spread (and 2 frames)
+            // over a second of the run is no reading of this loop.
+            // The estimator's accuracy is checked offline (LinkAnalyzerTests).
+            let wanderPPM = ((iodelayHigh - iodelayLow) + 2) / 48000 * 1e6
+            report(String(format: "%@: drift %.1f ppm; jack_iodelay's wander bounds it at %.1f ppm", label, drift, wanderPPM))
+            #expect(drift.isFinite && abs(drift) < wanderPPM && resolution.isFinite && resolution > 0,
+                    "drift \(drift) ppm, the loop wandered \(iodelayHigh - iodelayLow) frames")
             #expect(abs((summary["level_dbfs"] as? Double ?? 0) + 24.69) < 0.5)
         }
     }
