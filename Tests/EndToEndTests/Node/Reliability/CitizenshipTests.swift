@@ -96,15 +96,16 @@ extension JackServerTests {
             try #require(xruns >= 20, "the late client made too few xruns to tell: \(xruns)")
             #expect(wakes < xruns / 4, "a wake per xrun: \(wakes) wakes for \(xruns) xruns")
             // Its own stream's xruns only, not one per late client or more (the
-            // xrun callback counted 165 for 131). On 2 cores the late client's
-            // spin may hold the node's stream up too (CI, with builds beside,
-            // saw 76 for 96): the oracle is a client of the test's own in the
-            // same graph counting the gaps in its stream, read at the same time.
+            // xrun callback counted 165 for 131: the bug counts at least what
+            // jackd counted). On 2 cores the late client's spin holds the
+            // node's stream up too (CI, with builds beside, saw 76 for 96):
+            // how often, a client of the test's own in the same graph says, by
+            // the gaps in its stream over the same seconds.
             let own = Self.ownXruns(node.stderr)
             let gaps = reference.gaps
             report("bystander node: \(own) xruns of its own; the test's reference client saw \(gaps) gaps in its stream")
-            #expect(own < xruns, "the node counted \(own) xruns of its own: \(node.stderr)")
-            #expect(own <= gaps + 2, "the node counted \(own) xruns, a client beside it \(gaps) stream gaps: \(node.stderr)")
+            #expect(own < xruns, "the node counted \(own) xruns of its own, jackd \(xruns) in all: \(node.stderr)")
+            Self.expectNear(own, reference: gaps, node.stderr)
         }
 
         @Test("a server stopped for 1 s just before the stop: the node says its xruns at exit")
@@ -137,7 +138,19 @@ extension JackServerTests {
             // At least the stall; not one per period it lasted (187). On this
             // machine 1 when idle, 32–34 with builds beside it (the catch-up).
             #expect(own >= 1 && own < 187, "the node counted \(own) xruns for one 1 s stall: \(node.stderr)")
-            #expect(own <= gaps + 2, "the node counted \(own) xruns, a client beside it \(gaps) stream gaps: \(node.stderr)")
+            Self.expectNear(own, reference: gaps, node.stderr)
+        }
+
+        /// The node's own count against the reference client's gaps: within a
+        /// quarter and 2. Not equal: each counts its own stream, and the node's
+        /// thread, heavier, is held up on its own at times (113 for 95 on a
+        /// loaded machine, 88 for 95 when not: a count read while the node
+        /// runs is up to its worker's idle rest, 1 s, behind).
+        static func expectNear(_ own: Int, reference gaps: Int, _ stderr: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(abs(own - gaps) <= gaps / 4 + 2,
+                    "the node counted \(own) xruns of its own, a client beside it \(gaps) gaps in its stream: \(stderr)",
+                    sourceLocation: sourceLocation)
         }
 
         /// A client of the test's own beside the node: counts the cycles its

@@ -80,9 +80,9 @@ extension JackServerTests {
             // beyond its window's end. Measured against the run's own least
             // lag (the stream starts a few tens of ms off the client line, on
             // either side), so the bound need not hold that offset: the spread
-            // of the lags stays under 0.3 s (0.11 s read on a loaded machine).
-            // Lines held until a page fills (4 KiB, a quarter of a second of
-            // these reports; reported below) would spread them by more.
+            // of the lags stays under 0.3 s (0.11 and 0.19 s read at load 10
+            // on 2 cores). Lines held until a page fills (4 KiB: 0.28 s of these
+            // reports, reported below) would spread them by that and a batch.
             let lags = arrivals.map { $0.wallSeconds - $0.timeSeconds }
             let spread = (lags.max() ?? .infinity) - (lags.min() ?? 0)
             let pageSeconds = 4096 / (Double(node.stdout.utf8.count) / 4)
