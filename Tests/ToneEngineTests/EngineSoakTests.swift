@@ -14,7 +14,7 @@ import ToneJack
 /// No JACK server is involved. Memory and file descriptors are not checked
 /// here (the unit tests run beside it in this process and move both); the
 /// process-level `SoakTests` checks them on `tonenode run` itself.
-@Suite("Engine soak: an hour-equivalent of audio through the RT half, a new frequency every second")
+@Suite("Engine soak: ten minutes of audio (an hour with TONENODE_ENGINE_SOAK_SECONDS=3600) through the RT half, a new frequency every second")
 struct EngineSoakTests {
     static let sampleRateHz = 48_000.0
     static let periodFrames = 256

@@ -131,7 +131,7 @@ extension JackServerTests {
             let result = try runCommand(["demo"], environment: ["JACK_DEFAULT_SERVER": "tn-demo-none-\(getpid())"],
                                         timeoutSeconds: 60)
             #expect(result.status == 0, "stderr: \(result.stderr)\nstdout: \(result.stdout)")
-            #expect(result.stdoutLines.filter { $0.hasSuffix("yes") }.count == 5)
+            try Self.expectDemoHeard(result.stdoutLines)
             // "started jackd 'NAME' (pid P)": that process must be gone.
             let pid = try #require(result.stderr.firstMatch(of: /\(pid (\d+)\)/).flatMap { Int32($0.1) })
             #expect(kill(pid, 0) != 0, "the demo's jackd is still running")
@@ -143,8 +143,29 @@ extension JackServerTests {
             defer { server.stop() }
             let result = try runCommand(["demo", "-s", server.name], timeoutSeconds: 60)
             #expect(result.status == 0, "stderr: \(result.stderr)")
+            try Self.expectDemoHeard(result.stdoutLines)
             #expect(!result.stderr.contains("starting a private"))
             #expect(JackClient.serverIsReachable(serverName: server.name))
+        }
+
+        /// The demo's table checked against what the test knows it plays, not
+        /// against its own "yes": at 48 kHz (its private server, and the
+        /// test servers) the tones are 55, 440, 1000, 5000 Hz and
+        /// min(18 500, 0.45 · 48 000) = 18 500 Hz at −18 dBFS, each heard
+        /// within 0.01 Hz and 0.1 dB (what `demo --help` promises; a loopback
+        /// is a wire, so the estimator's error on a clean tone, far below
+        /// 0.001 Hz, is what is left).
+        static func expectDemoHeard(_ lines: [String]) throws {
+            let played = [55.0, 440, 1000, 5000, 18_500]
+            // "   played Hz      detected Hz      error Hz    level dBFS   SNR dB   ok", then one line a tone.
+            let rows = lines.dropFirst().map { $0.split(separator: " ").compactMap { Double($0) } }
+            try #require(rows.count == played.count, "one line for each of \(played): \(lines)")
+            for (tone, row) in zip(played, rows) {
+                try #require(row.count == 5, "tone \(tone) Hz: \(row)")
+                #expect(row[0] == tone, "played \(row[0]) Hz, the demo plays \(tone) Hz")
+                #expect(abs(row[1] - tone) <= 0.01, "\(tone) Hz detected as \(row[1]) Hz")
+                #expect(abs(row[3] - -18) <= 0.1, "\(tone) Hz at \(row[3]) dBFS, played at −18")
+            }
         }
     }
 }

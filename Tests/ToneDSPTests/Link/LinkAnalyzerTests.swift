@@ -143,7 +143,7 @@ struct LinkAnalyzerTests {
         #expect(analyzer.dropouts.count == 2, "\(analyzer.dropouts)")
     }
 
-    @Test("clock drift from the one-way delay's slope, within its stated resolution",
+    @Test("clock drift from the one-way delay's slope: within 1e-4 of itself and 0.001 ppm up to 50 ppm, 1 ppm at 120",
           arguments: [37.0, -48.0, 2.5, -120.0])
     func drift(ppm: Double) throws {
         let probe = Self.probe
@@ -156,14 +156,23 @@ struct LinkAnalyzerTests {
         let drift = try #require(summary.drift)
         report(String(format: "drift %.1f ppm read %.4f ppm ± %.4f; resolution %.4f ppm at 1 s, %.5f at 10 s",
                       ppm, drift.ppm, drift.standardErrorPPM, drift.resolutionPPMAt1s, drift.resolutionPPMAt10s))
-        // Beyond about 50 ppm the probe's bins move by a good fraction of a
-        // bin over a period (Doppler) and the readings scatter: still within 1 ppm at 120.
-        guard abs(ppm) <= 50 else {
-            #expect(abs(drift.ppm - ppm) < 1)
-            return
-        }
-        #expect(abs(drift.ppm - ppm) < max(0.05, 5 * drift.standardErrorPPM))
-        #expect(drift.settledAfterSeconds < 0.5)
+        // The oracle is the drift the stream was made with. The readings'
+        // time base is counted frames, exact, so a drift read off by a fixed
+        // fraction of itself is a scale error: up to 50 ppm the bound is 1e-4
+        // of the drift and 0.001 ppm (not the analyzer's own error estimate).
+        // What is left there is the probe's Doppler, second order: the
+        // readings against the true delay bend by about 1.1e-6·p² ppm (0.0015
+        // at 37, 0.0025 at 48 ppm, read 2026-11-28). Beyond about 50 ppm the
+        // bins move by a good fraction of a bin over a period and the readings
+        // scatter and bend faster (0.5 ppm over the run at 120, read as 0.16
+        // with one outlier): within 1 ppm there, everything else the same.
+        let bound = abs(ppm) <= 50 ? 1e-4 * abs(ppm) + 0.001 : 1
+        #expect(abs(drift.ppm - ppm) < bound, "\(ppm) ppm read as \(drift.ppm)")
+        // Settled within 0.5 s up to 50 ppm. Not claimed at 120 ppm: there the
+        // last of the 16 readings sits 0.23 frame off the line through the
+        // others (the Doppler scatter above; the generator is periodic, so not
+        // its end), and the figure settles only at 5.12 s of 5.5.
+        if abs(ppm) <= 50 { #expect(drift.settledAfterSeconds < 0.5, "settled after \(drift.settledAfterSeconds) s") }
         #expect(analyzer.dropouts.isEmpty)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ToneTestSupport
 @testable import ToneDSP
 
 @Suite("Chain measurement on synthetic chains")
@@ -67,8 +68,26 @@ struct ChainAnalyzerTests {
         #expect(worst < 0.05, "largest deviation from the analytic response \(worst) dB")
         let toneExpected = SyntheticChain.onePoleResponseDB(a: a, frequencyHz: 1000, sampleRateHz: 48000)
         #expect(abs(result.gainDB - toneExpected) < 0.01)
-        // The filter's group delay at low frequencies, a/(1−a) frames, adds to the 300.
-        #expect(abs(result.latencyFrames - 300) < 3)
+        // The filter adds its group delay to the 300, and that delay is not one
+        // number: τ(ω) = (a·cos ω − a²)/(1 − 2a·cos ω + a²), a/(1−a) = 2.33
+        // frames at DC, falling with frequency (−0.38 at 16 kHz). The latency
+        // is the slope of a line fitted to the phase over the sweep's band
+        // (2× its start to 0.8× its end); a least-squares slope, whatever its
+        // (positive) weights, is a positive average of the phase's slopes
+        // between the bins, so it lies between τ at the band's top and τ at its
+        // bottom (one bin wider each side for the bins' rounding): closed
+        // form, 299.62…302.33 frames here.
+        func groupDelay(_ hz: Double) -> Double {
+            let c = cos(2 * Double.pi * hz / 48000)
+            return (a * c - a * a) / (1 - 2 * a * c + a * a)
+        }
+        let binHz = 48000.0 / Double(ChainAnalyzer.responseWindowFrames)
+        let lowest = 300 + groupDelay(0.8 * signal.plan.sweepEndHz + binHz)
+        let highest = 300 + groupDelay(max(0, 2 * signal.plan.sweepStartHz - binHz))
+        report(String(format: "one-pole a=%.1f: latency %.4f frames, the group delay's range over the band %.4f…%.4f",
+                      a, result.latencyFrames, lowest, highest))
+        #expect(result.latencyFrames >= lowest && result.latencyFrames <= highest,
+                "latency \(result.latencyFrames) outside the group delay's range \(lowest)…\(highest)")
     }
 
     @Test("a cubic non-linearity: THD+N matches the third harmonic it adds")

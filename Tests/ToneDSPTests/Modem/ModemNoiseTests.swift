@@ -11,9 +11,18 @@ struct ModemNoiseTests {
     /// Successful trials: the one message sent is delivered exactly, nothing else.
     static func successes(profile: ModemProfile, sampleRateHz: Double = 48_000, trials: Int, seedBase: UInt64,
                           channel: ([Float], Double, UInt64) -> [Float]) throws -> Int {
+        try outcomes(profile: profile, sampleRateHz: sampleRateHz, trials: trials, seedBase: seedBase,
+                     channel: channel).successes
+    }
+
+    /// What the trials delivered: `successes` as above, and `falseDeliveries`,
+    /// every message delivered that is not the exact message sent (a garbled
+    /// copy, a second copy, a message out of noise), counted across trials.
+    static func outcomes(profile: ModemProfile, sampleRateHz: Double = 48_000, trials: Int, seedBase: UInt64,
+                         channel: ([Float], Double, UInt64) -> [Float]) throws -> (successes: Int, falseDeliveries: Int) {
         let modulator = try ModemModulator(profile: profile, sampleRateHz: sampleRateHz)
         let airtimeFrames = Int(modulator.airtimeSeconds(messageBytes: 32) * sampleRateHz)
-        var count = 0
+        var count = 0, falseDeliveries = 0
         for trial in 0..<trials {
             let seed = seedBase &+ UInt64(trial)
             let message = ModemChannel.randomMessage(seed: seed)
@@ -25,8 +34,11 @@ struct ModemNoiseTests {
             let messages = ModemChannel.messages(try ModemChannel.receive(received, sampleRateHz: sampleRateHz,
                                                                           profiles: [profile]))
             if messages.count == 1, messages[0].bytes == message { count += 1 }
+            // The first exact copy is the message; everything else delivered is false.
+            let exact = messages.contains { $0.bytes == message } ? 1 : 0
+            falseDeliveries += messages.count - exact
         }
-        return count
+        return (count, falseDeliveries)
     }
 
     @Test("white noise: success rate at and above each profile's working SNR",
@@ -41,10 +53,11 @@ struct ModemNoiseTests {
 
     @Test("white noise far below the working SNR: decoding fails, and nothing false is delivered")
     func hopelessNoise() throws {
-        let got = try Self.successes(profile: .ultrasonic, trials: 10, seedBase: 200) { signal, power, seed in
+        let got = try Self.outcomes(profile: .ultrasonic, trials: 10, seedBase: 200) { signal, power, seed in
             ModemChannel.addNoise(signal, signalPower: power, snrDB: -20, seed: seed)
         }
-        #expect(got == 0)
+        #expect(got.successes == 0, "\(got.successes) of 10 decoded at −20 dB SNR")
+        #expect(got.falseDeliveries == 0, "\(got.falseDeliveries) false (garbled or extra) message(s) delivered")
     }
 
     @Test("ultrasonic at 44.1 and 96 kHz in noise", arguments: [44_100.0, 96_000])

@@ -100,21 +100,34 @@ extension JackServerTests {
             let median = try #require(LoopMeasurement.median(sorted))
             let reference = try #require(LoopMeasurement.median(measurement.iodelayLatencies), "jack_iodelay printed no latency")
             #expect(median > Double(periodA) && median < 0.2 * 48000, "a plausible bridge latency")
-            // Calm, the two medians agree within 2 frames; when the loop wanders
-            // (a busy machine: tens of frames in a run), within half of what
-            // the link saw it wander over the same seconds.
-            let wander = (sorted.last ?? 0) - (sorted.first ?? 0)
-            #expect(abs(reference - median) < max(2, wander / 2),
-                    "link \(median) vs jack_iodelay \(reference) (the loop wandered over \(wander) frames)")
+            // Over the same seconds, link's median lies where jack_iodelay (the
+            // independent meter, on the second channel) saw the loop: within
+            // its lowest and highest figure, and 0.5 frame (the loop moves a
+            // fraction of a frame a second when calm, and the two meters'
+            // figures are taken at different moments).
+            let iodelaySorted = measurement.iodelayLatencies.sorted()
+            let (iodelayLow, iodelayHigh) = (iodelaySorted.first ?? .nan, iodelaySorted.last ?? .nan)
+            #expect(median >= iodelayLow - 0.5 && median <= iodelayHigh + 0.5,
+                    "link \(median) vs jack_iodelay \(reference) (jack_iodelay saw \(iodelayLow)…\(iodelayHigh))")
             // The probe's RMS level (−24.7 dBFS at −12 dBFS peak) comes back whole.
             #expect(abs((LoopMeasurement.median(measurement.levelsDBFS) ?? 0) + 24.69) < 0.5, "\(measurement.levelsDBFS)")
             // Where the loop stands still, matched in time: within 0.01 frame.
-            // (An 8 s run on a busy machine may hold still nowhere; the
-            // figures run measures 30 s.)
+            // Kept conditional, for this reason: on a shared 2-core machine the
+            // two resampler loops hunt and the loop held still (a reading within
+            // 0.02 frame of both neighbours, jack_iodelay's two figures around
+            // it too) for fewer than 3 readings in each of 9 runs of 8 s at
+            // load 10 (2026-11-28: three pairs, each measured three times; 0
+            // in each pair's last), so a retry
+            // buys nothing here and a failure would say only that. The
+            // figures run (30 s, `TONENODE_LINK_FIGURES=1`) on a quiet machine
+            // is where this is judged; a run that could not judge it says so
+            // in its [measured] line. The median and the drift above and below
+            // are judged in every run.
             let agreement = measurement.stillAgreementFrames().sorted()
             report(String(format: "%@: link vs jack_iodelay where the loop stood still, matched in time: %d readings, "
-                          + "median %.4f, max %.4f frames", label, agreement.count,
-                          LoopMeasurement.median(agreement) ?? .nan, agreement.last ?? .nan))
+                          + "median %.4f, max %.4f frames%@", label, agreement.count,
+                          LoopMeasurement.median(agreement) ?? .nan, agreement.last ?? .nan,
+                          agreement.count >= 3 ? "" : " (NOT JUDGED: the loop never stood still in this run)"))
             if agreement.count >= 3 {
                 #expect((LoopMeasurement.median(agreement) ?? 1) < 0.01, "\(label): \(agreement)")
             }
@@ -124,11 +137,26 @@ extension JackServerTests {
             let summary = measurement.oneWay
             let drift = try #require(summary["drift_ppm"] as? Double, "no drift in \(summary)")
             let resolution = try #require(summary["drift_resolution_ppm_1s"] as? Double)
-            // Two dummy clocks on one machine agree in the long run; over 9 s
-            // the loop's own wander (up to 20 frames when the machine is busy)
-            // reads as hundreds of ppm. The estimator's accuracy is checked
-            // offline (LinkAnalyzerTests); here: a figure, its resolution, sane.
-            #expect(drift.isFinite && abs(drift) < 5000 && resolution.isFinite && resolution > 0)
+            // Two dummy clocks on one machine agree in the long run: the true
+            // drift is 0, and what is read is the loop's own wander over the
+            // seconds measured. jack_iodelay saw that wander on the same bridge:
+            // a one-way slope of more than its whole spread (and 2 frames)
+            // over a second of the run is no reading of this loop.
+            // The estimator's accuracy is checked offline (LinkAnalyzerTests).
+            // Judged where nothing broke the one-way stretch before the probe's
+            // end (its last dropout): a stretch cut by dropouts on a loaded
+            // machine leaves a fit over a second or less (−57 780 ± 8 165 ppm
+            // read once, settled after 7.5 s of 9), and zita-njbridge on this
+            // machine breaks it in most runs, so a retry buys little; such a
+            // run says NOT JUDGED in its [measured] line.
+            let wanderPPM = ((iodelayHigh - iodelayLow) + 2) / 48000 * 1e6
+            let broken = (summary["dropout_list"] as? [[String: Any]] ?? []).dropLast()
+            report(String(format: "%@: drift %.1f ppm; jack_iodelay's wander bounds it at %.1f ppm%@", label, drift, wanderPPM,
+                          broken.isEmpty ? "" : " (NOT JUDGED: the one-way stretch broke \(broken.count) time(s))"))
+            #expect(drift.isFinite && resolution.isFinite && resolution > 0)
+            if broken.isEmpty {
+                #expect(abs(drift) < wanderPPM, "drift \(drift) ppm, the loop wandered \(iodelayHigh - iodelayLow) frames")
+            }
             #expect(abs((summary["level_dbfs"] as? Double ?? 0) + 24.69) < 0.5)
         }
     }

@@ -139,21 +139,34 @@ extension JackServerTests {
         }
 
         private func measure(_ loop: NetJackLoop, periodFrames: Int, label: String) throws {
-            let measurement = try measureLoop(loop.ports, label: label)
-            measurement.reportRoundTrip(label)
-            measurement.reportOneWay(label)
-            try expectWholePeriodLoop(measurement, periodFrames: periodFrames, label: label)
             // The slave runs on the master's clock: no drift at all, where
             // nothing broke the one-way stretch before the probe's end (its
             // last dropout, the round-trip meter stopping first; at
             // 64 frames a lost cycle on this busy machine once moved the
-            // one-way delay, read as 57 ± 28 ppm).
+            // one-way delay, read as 57 ± 28 ppm). A broken stretch is an
+            // unfair run, not a pass: measured again, twice at most (only then: no
+            // time added to a clean run), and if those break too the test fails,
+            // saying the machine could not give a fair run.
+            func breaks(_ measurement: LoopMeasurement) -> [[String: Any]] {
+                Array((measurement.oneWay["dropout_list"] as? [[String: Any]] ?? []).dropLast())
+            }
+            var measurement = try measureLoop(loop.ports, label: label)
+            for _ in 1..<3 where !breaks(measurement).isEmpty {
+                report("\(label): the one-way stretch broke (\(breaks(measurement))); measuring again")
+                measurement = try measureLoop(loop.ports, label: label)
+            }
+            measurement.reportRoundTrip(label)
+            measurement.reportOneWay(label)
+            try expectWholePeriodLoop(measurement, periodFrames: periodFrames, label: label)
             let drift = measurement.oneWay["drift_ppm"] as? Double ?? .nan
-            let glitches = (measurement.oneWay["dropout_list"] as? [[String: Any]] ?? []).dropLast()
+            let glitches = breaks(measurement)
             if glitches.isEmpty {
                 #expect(abs(drift) < 0.01, "\(label): drift \(drift) ppm between a master and its slave")
             } else {
-                report("\(label): the one-way stretch broke (\(glitches)); drift \(drift) ppm not checked")
+                Issue.record("""
+                    \(label): the machine could not give a fair run: the one-way stretch broke in all three \
+                    measurements (the last: \(glitches)), so the drift (\(drift) ppm) could not be judged
+                    """)
             }
         }
     }

@@ -1,6 +1,7 @@
 import EndToEndSupport
 import Foundation
 import Testing
+import ToneTestSupport
 
 extension JackServerTests {
     /// Issue 17: `run` to a regular file writes its lines in blocks (a page,
@@ -75,10 +76,18 @@ extension JackServerTests {
             let linesMade = samples[1].lines - samples[0].lines
             #expect(linesMade > 150 && writeCalls * 3 < linesMade, "\(writeCalls) writes for \(linesMade) lines")
             #expect(writeCalls >= 14, "\(writeCalls) writes in 2 s: batches held to the next wake")
-            // A line waits at most a batch (0.1 s) and a wake, beyond its
-            // window's end (room for a start-up that lags the wall clock, and a loaded machine).
-            let latest = arrivals.map { $0.wallSeconds - $0.timeSeconds }.max() ?? .infinity
-            #expect(latest < 0.6, "a line appeared \(latest) s after its window ended")
+            // A line waits at most a batch (0.1 s) and the writer's 0.08 s
+            // beyond its window's end. Measured against the run's own least
+            // lag (the stream starts a few tens of ms off the client line, on
+            // either side), so the bound need not hold that offset: the spread
+            // of the lags stays under 0.3 s (0.11 and 0.19 s read at load 10
+            // on 2 cores). Lines held until a page fills (4 KiB: 0.28 s of these
+            // reports, reported below) would spread them by that and a batch.
+            let lags = arrivals.map { $0.wallSeconds - $0.timeSeconds }
+            let spread = (lags.max() ?? .infinity) - (lags.min() ?? 0)
+            let pageSeconds = 4096 / (Double(node.stdout.utf8.count) / 4)
+            report(String(format: "a busy node's lines: lags spread over %.3f s; a page holds %.3f s of them", spread, pageSeconds))
+            #expect(spread < 0.3, "lines appeared between \(lags.min() ?? 0) and \(lags.max() ?? 0) s after their windows ended")
         }
 
         /// An idle worker rests a second at a time: at hop 2048 its batch of

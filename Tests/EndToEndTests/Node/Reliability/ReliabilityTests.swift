@@ -192,19 +192,35 @@ extension JackServerTests {
             }
             let hopSeconds = Double(hopFrames) / 48000
             let missing = zip(times, times.dropFirst()).reduce(0) { $0 + Int((($1.1 - $1.0) / hopSeconds).rounded()) - 1 }
-            // A node starved of the CPU (a loaded machine, a freewheeling test
-            // beside this one) loses audio to xruns or at its input ring, said on
-            // stderr: those windows are never made, so they are missing but not dropped.
-            let starved = stderr.contains("xrun(s);")
-            #expect(starved || said > 0, "nothing dropped in \(unreadSeconds) s unread: \(stderr)")
-            if starved {
-                #expect(missing >= said, "\(missing) reports missing from the grid, \(said) said dropped")
-            } else {
-                #expect(missing == said, "\(missing) reports missing from the grid, \(said) said dropped")
-            }
+            // At hop 128 the reports fill the pipe and the buffer behind it in
+            // about 2.5 s of audio: 5 s unread must drop some. None dropped is
+            // no test of the count; starved, the machine gave no fair run.
+            let starved = stderr.contains("xrun(s);") ? " (the machine could not give a fair run: the node was starved)" : ""
+            #expect(said > 0, "nothing dropped in \(unreadSeconds) s unread\(starved): \(stderr)")
+            // An xrun alone leaves no hole in the grid (report times count the
+            // frames captured). A node starved of the CPU (a loaded machine, a
+            // freewheeling test beside this one) may lose audio at its input
+            // ring, said on stderr ("F frames not analysed" after O overflows):
+            // the windows that would hold those frames are never made, missing
+            // but not dropped: at most F / hop and, for each overflow, the hops
+            // of one window and one more.
+            let (overflows, notAnalysed) = Self.lostInput(stderr)
+            let unmade = notAnalysed / hopFrames + overflows * (4096 / hopFrames + 1)
+            #expect(missing >= said && missing <= said + unmade,
+                    "\(missing) reports missing from the grid, \(said) said dropped, at most \(unmade) never made: \(stderr)")
             // The worker went on analysing: the reports reach the end of the run.
             #expect((times.last ?? 0) >= durationSeconds, "last report at \(times.last ?? 0) s")
             #expect(times.count > 1000, "\(times.count) reports delivered")
+        }
+
+        /// The last "O input ring overflow(s), F frames not analysed" the node said (0, 0 when none).
+        static func lostInput(_ stderr: String) -> (overflows: Int, frames: Int) {
+            let said = stderr.split(separator: "\n").compactMap { line -> (Int, Int)? in
+                guard let match = line.firstMatch(of: /(\d+) input ring overflow\(s\), (\d+) frames not analysed/),
+                      let overflows = Int(match.1), let frames = Int(match.2) else { return nil }
+                return (overflows, frames)
+            }
+            return said.last ?? (0, 0)
         }
     }
 }
