@@ -12,7 +12,7 @@ enum CrosstalkPlot {
         let top = ((values.joined().max() ?? -60) / 10).rounded(.up) * 10
         let heatmap = Heatmap(
             title: "Crosstalk: row k from the bottom = path \(m.paths.enumerated().map { "\($0.offset): out \($0.element.driven + 1) → in \($0.element.measured + 1)" }.joined(separator: ", "))",
-            xAxis: Axis(title: "frequency (Hz)", lower: frequencies.first ?? 20, upper: frequencies.last ?? 20000, scale: .logarithmic),
+            xAxis: .logarithmic(title: "frequency (Hz)", covering: frequencies.first ?? 20, frequencies.last ?? 20000),
             yAxis: Axis(title: "path", lower: 0, upper: Double(max(1, m.paths.count))),
             colorTitle: "dB", colorLower: top - 80, colorUpper: top, values: values)
         heatmap.draw(into: &writer, box: SVGWriter.plotBox(width: width, top: 0, height: 560, rightMargin: 120))
