@@ -13,6 +13,20 @@ public struct Axis: Sendable, Equatable {
     public var lower: Double
     public var upper: Double
     public var scale: Scale
+    /// Ticks given by the chart (a pitch axis's note names) instead of the computed ones.
+    public var fixedTicks: [Tick]?
+
+    public struct Tick: Sendable, Equatable {
+        public var value: Double
+        public var label: String
+        /// A major tick gets a darker gridline.
+        public var major: Bool
+        public init(value: Double, label: String, major: Bool = true) {
+            self.value = value
+            self.label = label
+            self.major = major
+        }
+    }
 
     public init(title: String, lower: Double, upper: Double, scale: Scale = .linear) {
         self.title = title
@@ -35,6 +49,7 @@ public struct Axis: Sendable, Equatable {
 
     /// Tick values and their labels.
     public var ticks: [(value: Double, label: String, major: Bool)] {
+        if let fixedTicks { return fixedTicks.filter { contains($0.value) }.map { ($0.value, $0.label, $0.major) } }
         switch scale {
         case .logarithmic:
             var ticks: [(Double, String, Bool)] = []
@@ -61,6 +76,21 @@ public struct Axis: Sendable, Equatable {
             }
             return ticks
         }
+    }
+
+    /// A logarithmic axis over `lower…upper`, each end widened to the labelled tick (1, 2 or 5 times a
+    /// power of ten) just beyond it when that lies within a third of an octave: data from 20.6 Hz gets
+    /// an axis from 20 Hz and its "20" label.
+    public static func logarithmic(title: String, covering lower: Double, _ upper: Double) -> Axis {
+        func labelled(_ value: Double, up: Bool) -> Double {
+            guard value > 0, value.isFinite else { return value }
+            let decade = pow(10, floor(log10(value)))
+            let multiples = up ? [1.0, 2, 5, 10] : [10.0, 5, 2, 1]
+            let tick = (up ? multiples.first { decade * $0 >= value * (1 - 1e-9) }
+                           : multiples.first { decade * $0 <= value * (1 + 1e-9) }).map { decade * $0 } ?? value
+            return abs(log2(tick / value)) <= 1.0 / 3 ? tick : value
+        }
+        return Axis(title: title, lower: labelled(lower, up: false), upper: labelled(upper, up: true), scale: .logarithmic)
     }
 
     /// 1, 2 or 5 times a power of ten, near `raw`.

@@ -40,11 +40,11 @@ public struct Histogram: Chart, Sendable {
             writer.rect(.init(x: x0 + 0.5, y: box.y + box.height - height, width: max(1, x1 - x0 - 1), height: height),
                         fill: "#1f6fb4")
         }
-        for (index, marker) in markers.enumerated() {
+        for marker in markers {
             let x = box.x + xAxis.position(marker.x) * box.width
             writer.line(x1: x, y1: box.y, x2: x, y2: box.y + box.height, color: "#c0392b", width: 1, dashed: true)
-            writer.text(marker.label, x: x + 4, y: box.y + 14 + 16 * Double(index), size: 12, color: "#c0392b", anchor: "start")
         }
         writer.closeClip()
+        for marker in markers { writer.markerLabel(marker.label, x: box.x + xAxis.position(marker.x) * box.width, box: box) }
     }
 }

@@ -18,6 +18,10 @@ public struct SVGWriter: Sendable {
     public let height: Double
     private var body: [String] = []
     private var clipCount = 0
+    /// Every text written so far, as the box it covers (the rotated y-axis title too): what later labels keep clear of.
+    public private(set) var textBoxes: [TextBox] = []
+    /// Areas kept clear of later labels that are not text (a legend's frame): see `reserve`.
+    var reservedAreas: [TextBox] = []
 
     public init(width: Double, height: Double) {
         self.width = width
@@ -68,13 +72,21 @@ public struct SVGWriter: Sendable {
         }
         body.append("<rect class=\"plot-box\" x=\"\(n(box.x))\" y=\"\(n(box.y))\" width=\"\(n(box.width))\" "
                     + "height=\"\(n(box.height))\" fill=\"none\" stroke=\"#404040\" stroke-width=\"1\"/>")
-        text(title, x: box.x + box.width / 2, y: box.y - 16, size: 17, anchor: "middle", weight: "bold",
-             className: "title")
+        // A title wider than the panel's width shrinks to fit it.
+        let titleSize = min(17, 17 * (box.width + 60) / max(1, TextBox.width(of: title, size: 17) * 1.08))
+        text(title, x: box.x + box.width / 2, y: box.y - 16, size: titleSize.rounded(.down), anchor: "middle",
+             weight: "bold", className: "title")
         text(xAxis.title, x: box.x + box.width / 2, y: box.y + box.height + 44, size: 14, anchor: "middle",
              className: "x-label")
         let yMid = box.y + box.height / 2
-        body.append("<text class=\"y-label\" x=\"\(n(box.x - 56))\" y=\"\(n(yMid))\" font-size=\"14\" "
-                    + "text-anchor=\"middle\" fill=\"#202020\" transform=\"rotate(-90 \(n(box.x - 56)) \(n(yMid)))\">"
+        // Left of the widest tick label (a pitch axis's "E4 330"), never off the picture.
+        let widestTick = yAxis.ticks.map { TextBox.width(of: $0.label, size: 12) }.max() ?? 0
+        let yTitleX = max(0.78 * 14 + 2, min(box.x - 56, box.x - 8 - widestTick - 0.25 * 14 - 4))
+        let yTitleLength = TextBox.width(of: yAxis.title, size: 14)
+        textBoxes.append(TextBox(text: yAxis.title, x: yTitleX - 0.78 * 14, y: yMid - yTitleLength / 2,
+                                 width: 1.02 * 14, height: yTitleLength))
+        body.append("<text class=\"y-label\" x=\"\(n(yTitleX))\" y=\"\(n(yMid))\" font-size=\"14\" "
+                    + "text-anchor=\"middle\" fill=\"#202020\" transform=\"rotate(-90 \(n(yTitleX)) \(n(yMid)))\">"
                     + "\(escape(yAxis.title))</text>")
     }
 
@@ -101,13 +113,20 @@ public struct SVGWriter: Sendable {
                     + "stroke-width=\"\(n(width))\" stroke-linejoin=\"round\"/>")
     }
 
-    public mutating func rect(_ box: Box, fill: String) {
-        body.append("<rect x=\"\(n(box.x))\" y=\"\(n(box.y))\" width=\"\(n(box.width))\" height=\"\(n(box.height))\" fill=\"\(fill)\"/>")
+    /// - Parameters:
+    ///   - opacity: of the fill, when less than 1 (a legend's backdrop);
+    ///   - stroke: the colour of a 1-unit border, if any.
+    public mutating func rect(_ box: Box, fill: String, opacity: Double = 1, stroke: String? = nil) {
+        let extra = (opacity < 1 ? " fill-opacity=\"\(n(opacity))\"" : "")
+            + (stroke.map { " stroke=\"\($0)\" stroke-width=\"1\"" } ?? "")
+        body.append("<rect x=\"\(n(box.x))\" y=\"\(n(box.y))\" width=\"\(n(box.width))\" height=\"\(n(box.height))\" "
+                    + "fill=\"\(fill)\"\(extra)/>")
     }
 
     public mutating func text(_ string: String, x: Double, y: Double, size: Double, color: String = "#202020",
                               anchor: String, weight: String = "normal", className: String? = nil) {
         let cls = className.map { " class=\"\($0)\"" } ?? ""
+        textBoxes.append(TextBox(string, x: x, y: y, size: size, anchor: anchor))
         body.append("<text\(cls) x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" text-anchor=\"\(anchor)\" "
                     + "font-weight=\"\(weight)\" fill=\"\(color)\">\(escape(string))</text>")
     }

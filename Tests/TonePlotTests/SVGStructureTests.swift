@@ -116,6 +116,35 @@ struct SVGStructureTests {
         #expect(heights.allSatisfy { $0 <= box.height + 0.01 })
     }
 
+    @Test func markerLabelsAndTheLegendStayInsideTheBoxAndClearOfEachOther() throws {
+        var plot = Self.responsePlot(gains: [0, 0, 0])
+        plot.series.append(.init(name: "a long name for the second curve", points: [(20, -300), (20000, -300)], color: "#c0392b"))
+        plot.markers = [(19000, "19000 Hz"), (20000, "20000 Hz"), (19500, "19500 Hz")]
+        var writer = SVGWriter(width: 900, height: 520)
+        let box = SVGWriter.plotBox(width: 900, top: 0, height: 520)
+        plot.draw(into: &writer, box: box)
+        let texts = writer.textBoxes
+        for (i, a) in texts.enumerated() {
+            #expect(a.isInside(width: 900, height: 520), "\(a)")
+            for b in texts[(i + 1)...] { #expect(!a.overlaps(b), "\(a.text) overlaps \(b.text)") }
+        }
+        for label in ["19000 Hz", "19500 Hz", "20000 Hz", "a long name for the second curve"] {
+            let text = try #require(texts.first { $0.text == label })
+            #expect(text.x >= box.x && text.maxX <= box.x + box.width && text.y >= box.y, "\(label): \(text)")
+        }
+        // The second curve lies wholly below the axis: named, not drawn.
+        #expect(texts.contains { $0.text == "a long name for the second curve: all below -24 dB" })
+        #expect(SVGCollector.parse(writer.document())?.elements.filter { $0.name == "polyline" }.count == 1)
+    }
+
+    @Test func logarithmicAxesWidenToALabelledTickNearby() {
+        let axis = Axis.logarithmic(title: "f", covering: 20.6, 19_900)
+        #expect(axis.lower == 20 && axis.upper == 20_000)
+        #expect(axis.ticks.first?.label == "20")
+        let far = Axis.logarithmic(title: "f", covering: 31, 24_000)
+        #expect(far.lower == 31 && far.upper == 24_000)
+    }
+
     @Test func textIsEscaped() throws {
         var plot = Self.responsePlot(gains: [0, 0])
         plot.title = "a <b> & \"c\""

@@ -71,24 +71,32 @@ public enum ChainAnalyzer {
         let preFrames = max(64, min(4096, Int(signal.sweep.harmonicOffsetFrames(2) / 2)))
         let windowFrames = responseWindowFrames
         let window = responseWindow(frames: windowFrames, preFrames: preFrames)
-        let windowFFT = DoubleFFT(size: windowFrames)!   // safe: a fixed power of two
-        func windowed(_ x: [Double], from start: Int) -> [Complex] {
-            let piece = (0..<windowFrames).map { n -> Double in
+        /// The windowed piece from `start`, zero-padded to `fft`'s size, transformed.
+        func windowed(_ x: [Double], from start: Int, _ fft: DoubleFFT) -> [Complex] {
+            let piece = (0..<fft.size).map { n -> Double in
                 let index = start + n
-                return index >= 0 && index < x.count ? x[index] * window[n] : 0
+                return n < windowFrames && index >= 0 && index < x.count ? x[index] * window[n] : 0
             }
-            return piece.withUnsafeBufferPointer { windowFFT.spectrum(of: $0) }
+            return piece.withUnsafeBufferPointer { fft.spectrum(of: $0) }
         }
-        let referenceBins = windowed(reference, from: referencePeak - preFrames)
-        let impulseBins = windowed(impulse, from: impulsePeak - preFrames)
-        let transfer = zip(impulseBins, referenceBins).map { $0 / $1 }
+        func transferFunction(_ fft: DoubleFFT) -> (transfer: [Complex], impulse: [Complex], reference: [Complex]) {
+            let referenceBins = windowed(reference, from: referencePeak - preFrames, fft)
+            let impulseBins = windowed(impulse, from: impulsePeak - preFrames, fft)
+            return (zip(impulseBins, referenceBins).map { $0 / $1 }, impulseBins, referenceBins)
+        }
+        let (transfer, impulseBins, referenceBins) = transferFunction(DoubleFFT(size: windowFrames)!)   // safe: a fixed power of two
 
         let binHz = signal.plan.sampleRateHz / Double(windowFrames)
         let fraction = phaseSlopeDelay(transfer: transfer, impulseBins: impulseBins, referenceBins: referenceBins,
                                        bins: Int((2 * signal.plan.sweepStartHz / binHz).rounded(.up))...Int(0.8 * signal.plan.sweepEndHz / binHz),
                                        fftSize: windowFrames)
         let latency = Double(impulsePeak - referencePeak) + fraction
-        let response = responsePoints(transfer: transfer, binHz: binHz,
+        // The window's bins (1.46 Hz at 48 kHz) are coarser than 1/24 octave below about 50 Hz, where
+        // several points would read one bin. The same windowed pulses zero-padded sample their
+        // transforms (exactly, not by interpolation) finely enough for two bins per point's band.
+        let padding = responsePadding(binHz: binHz, fromHz: signal.plan.sweepStartHz)
+        let fineTransfer = padding == 1 ? transfer : transferFunction(DoubleFFT(size: windowFrames * padding)!).transfer   // safe: a power of two
+        let response = responsePoints(transfer: fineTransfer, binHz: binHz / Double(padding),
                                       fromHz: signal.plan.sweepStartHz, toHz: signal.plan.sweepEndHz)
         return (latency, response)
     }
@@ -138,6 +146,15 @@ public enum ChainAnalyzer {
         guard denominator > 0 else { return 0 }
         let slope = (sw * sxy - sx * sy) / denominator
         return -slope * Double(fftSize) / (2 * Double.pi)
+    }
+
+    /// The zero-padding factor (a power of two, at most 16) that puts two bins of `binHz / factor` into
+    /// the 1/24-octave band of the lowest point, `fromHz`.
+    static func responsePadding(binHz: Double, fromHz: Double) -> Int {
+        let bandHz = fromHz * (pow(2, 1.0 / 48) - pow(2, -1.0 / 48))
+        var factor = 1
+        while factor < 16, binHz / Double(factor) > bandHz / 2 { factor *= 2 }
+        return factor
     }
 
     /// 1/24-octave points: the power of `transfer` averaged over each point's

@@ -42,9 +42,12 @@ struct AnalyzeCommand: ParsableCommand {
         if let problem = settings.problems(sampleRateHz: reader.sampleRateHz).first { throw problem }
         let analyzer = try settings.makeAnalyzer(sampleRateHz: reader.sampleRateHz, planning: .estimate)
         var reports = 0
+        var pitchTrack: [PitchTrackPlot.Point]? = plot != nil && settings.mode == .pitch ? [] : nil
+        let windowSeconds = Double(analyzer.windowFrames) / reader.sampleRateHz
         try reader.forEachBlock(channel: channel - 1) { block in
             analyzer.process(block) { report in
                 reports += 1
+                pitchTrack?.append(PitchTrackPlot.point(report, windowSeconds: windowSeconds))
                 Console.out(analysis.json ? ReportFormatter.json(report, listTones: analysis.listsTones)
                                           : ReportFormatter.human(report, listTones: analysis.listsTones))
             }
@@ -53,7 +56,8 @@ struct AnalyzeCommand: ParsableCommand {
             // A reader of its own: the one above has been read to the end.
             let samples = try AudioFileReader(path: file).readChannel(channel - 1)
             let name = URL(fileURLWithPath: file).lastPathComponent
-            guard let svg = FilePlot.svg(samples: samples, sampleRateHz: reader.sampleRateHz, name: name) else {
+            guard let svg = FilePlot.svg(samples: samples, sampleRateHz: reader.sampleRateHz, name: name,
+                                        pitchTrack: pitchTrack, a4Hz: settings.a4Hz) else {
                 Console.err("error: \(file) is too short to plot (fewer than 256 frames)")
                 throw ExitCode.failure
             }

@@ -47,15 +47,16 @@ enum ResponsePlot {
     }
 }
 
-/// `analyze --plot`: the file's average spectrum above its spectrogram.
+/// `analyze --plot`: the file's average spectrum above its spectrogram (above the pitch track with `--mode pitch`).
 enum FilePlot {
-    static func svg(samples: [Float], sampleRateHz: Double, name: String) -> String? {
+    static func svg(samples: [Float], sampleRateHz: Double, name: String, pitchTrack: [PitchTrackPlot.Point]? = nil,
+                    a4Hz: Double = 440) -> String? {
         guard let spectrumSize = SpectrumEstimate.fftSize(for: samples.count, limit: 16384),
               let imageSize = SpectrumEstimate.fftSize(for: samples.count, limit: 2048) else { return nil }
         let nyquist = sampleRateHz / 2
         let lowHz = min(20, nyquist / 100)
         let width = 960.0
-        var writer = SVGWriter(width: width, height: 1040)
+        var writer = SVGWriter(width: width, height: pitchTrack == nil ? 1040 : 1560)
 
         let spectrum = SpectrumEstimate.averageSpectrumDBFS(samples, fftSize: spectrumSize)
         let binHz = sampleRateHz / Double(spectrumSize)
@@ -86,12 +87,17 @@ enum FilePlot {
         let firstCentre = Double(imageSize / 2) / sampleRateHz
         let lastCentre = firstCentre + Double(max(0, columns.count - 1) * hop) / sampleRateHz
         let colorTop = max(0, ((columns.joined().max() ?? 0) / 10).rounded(.up) * 10)
+        let timeAxis = Axis(title: "time (s)", lower: firstCentre, upper: max(lastCentre, firstCentre + 1e-3))
         let heatmap = Heatmap(
             title: String(format: "Spectrogram (Hann %d, hop %d, %.2f s)", imageSize, hop, seconds),
-            xAxis: Axis(title: "time (s)", lower: firstCentre, upper: max(lastCentre, firstCentre + 1e-3)),
+            xAxis: timeAxis,
             yAxis: Axis(title: "frequency (Hz)", lower: lowHz, upper: nyquist, scale: .logarithmic),
             colorTitle: "dBFS", colorLower: colorTop - 120, colorUpper: colorTop, values: grid)
         heatmap.draw(into: &writer, box: SVGWriter.plotBox(width: width, top: 520, height: 520, rightMargin: 120))
+        if let pitchTrack {
+            PitchTrackPlot.draw(pitchTrack, timeAxis: timeAxis, name: name, a4Hz: a4Hz, into: &writer,
+                                box: SVGWriter.plotBox(width: width, top: 1040, height: 520, rightMargin: 120))
+        }
         return writer.document()
     }
 }

@@ -5,24 +5,39 @@ import ToneAudioFile
 
 @Suite("--plot and measure's options on the command line")
 struct PlotCommandTests {
-    @Test func analyzeWritesSpectrumAndSpectrogram() throws {
+    /// `analyze` of a WAV of `samples` at 48 kHz with `--plot` and `arguments`: its result and the picture's text.
+    static func analyzePlot(_ samples: [Float], _ arguments: [String]) throws -> (result: CommandResult, svg: String?) {
         let wav = NSTemporaryDirectory() + "tn-plot-\(UUID().uuidString).wav"
         let svgPath = NSTemporaryDirectory() + "tn-plot-\(UUID().uuidString).svg"
         defer {
             try? FileManager.default.removeItem(atPath: wav)
             try? FileManager.default.removeItem(atPath: svgPath)
         }
-        let samples = (0..<48000).map { Float(0.25 * sin(2 * Double.pi * 440 * Double($0) / 48000)) }
         try AudioFileWriter.writeWAV(path: wav, samples: samples, sampleRateHz: 48000)
-        let result = try runCommand(["analyze", wav, "--plot", svgPath, "--json"])
+        let result = try runCommand(["analyze", wav, "--plot", svgPath] + arguments)
+        return (result, try? String(contentsOfFile: svgPath, encoding: .utf8))
+    }
+
+    @Test func analyzeWritesSpectrumAndSpectrogram() throws {
+        let samples = (0..<48000).map { Float(0.25 * sin(2 * Double.pi * 440 * Double($0) / 48000)) }
+        let (result, svg) = try Self.analyzePlot(samples, ["--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
-        let parsed = try #require(SVGDocumentCheck(svg), "not well-formed XML")
+        let parsed = try #require(SVGDocumentCheck(svg ?? ""), "not well-formed XML")
         #expect(parsed.labels.contains("frequency (Hz)"))
         #expect(parsed.labels.contains("time (s)"))
         #expect(parsed.labels.contains("dBFS"))
         #expect(parsed.labels.contains { $0.hasPrefix("level (dBFS") })
         #expect(parsed.elementNames.contains("image") && parsed.elementNames.contains("polyline"))
+    }
+
+    @Test func analyzePitchModeAddsThePitchTrack() throws {
+        // A sawtooth on A3, 220 Hz.
+        let samples = (0..<48000).map { Float(0.3 * (2 * (Double($0) * 220 / 48000).truncatingRemainder(dividingBy: 1) - 1)) }
+        let (result, svg) = try Self.analyzePlot(samples, ["--mode", "pitch"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let parsed = try #require(SVGDocumentCheck(svg ?? ""))
+        #expect(parsed.labels.contains { $0.hasPrefix("Pitch of ") && $0.contains("(A3)") }, "\(parsed.labels)")
+        #expect(parsed.labels.contains("A3 220") && parsed.labels.contains("pitch (note, Hz)"))
     }
 
     @Test("bad options are one line and exit 64", arguments: [

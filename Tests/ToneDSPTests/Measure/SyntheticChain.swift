@@ -85,6 +85,14 @@ enum SyntheticChain {
     struct Biquad {
         var b0, b1, b2, a1, a2: Double
 
+        /// RBJ cookbook high-pass (Q 0.707: Butterworth, 12 dB per octave).
+        static func highPass(frequencyHz: Double, sampleRateHz: Double, q: Double = 0.5.squareRoot()) -> Biquad {
+            let w = 2 * Double.pi * frequencyHz / sampleRateHz
+            let alpha = sin(w) / (2 * q), a0 = 1 + alpha
+            return Biquad(b0: (1 + cos(w)) / 2 / a0, b1: -(1 + cos(w)) / a0, b2: (1 + cos(w)) / 2 / a0,
+                          a1: -2 * cos(w) / a0, a2: (1 - alpha) / a0)
+        }
+
         /// RBJ cookbook peaking EQ.
         static func peaking(frequencyHz: Double, gainDB: Double, q: Double, sampleRateHz: Double) -> Biquad {
             let a = pow(10, gainDB / 40), w = 2 * Double.pi * frequencyHz / sampleRateHz

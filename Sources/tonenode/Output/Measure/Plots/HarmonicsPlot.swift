@@ -20,7 +20,7 @@ enum HarmonicsPlot {
         let lowHz = h.thd.first?.frequencyHz ?? 20, highHz = h.linear.last?.frequencyHz ?? 20000
         let harmonics = LinePlot(
             title: String(format: "Harmonic distortion by order at %.1f dBFS (dB re the fundamental)", h.levelDBFS),
-            xAxis: Axis(title: "fundamental frequency (Hz)", lower: lowHz, upper: highHz, scale: .logarithmic),
+            xAxis: .logarithmic(title: "fundamental frequency (Hz)", covering: lowHz, highHz),
             yAxis: Axis(title: "level (dB re fundamental)", lower: max(top - 160, -200), upper: top),
             series: series)
         harmonics.draw(into: &writer, box: SVGWriter.plotBox(width: width, top: 0, height: 500, rightMargin: 120))
@@ -30,7 +30,7 @@ enum HarmonicsPlot {
         let margin = max(0.05, (high - low) * 0.1)
         let delayPlot = LinePlot(
             title: "Group delay of the linear response (latency included)",
-            xAxis: Axis(title: "frequency (Hz)", lower: h.linear.first?.frequencyHz ?? 20, upper: highHz, scale: .logarithmic),
+            xAxis: .logarithmic(title: "frequency (Hz)", covering: h.linear.first?.frequencyHz ?? 20, highHz),
             yAxis: Axis(title: "group delay (ms)", lower: low - margin, upper: high + margin),
             series: [.init(name: "group delay", points: h.linear.map { ($0.frequencyHz, $0.groupDelayMs) })])
         delayPlot.draw(into: &writer, box: SVGWriter.plotBox(width: width, top: 500, height: 500, rightMargin: 120))

@@ -20,8 +20,9 @@ enum IntermodulationPlot {
             let bottom = max(-300, ((levels.min() ?? -200) / 10).rounded(.down) * 10)
             var plot = LinePlot(
                 title: panel.title,
-                xAxis: Axis(title: "frequency (Hz)", lower: points.first?.x ?? 20, upper: points.last?.x ?? 24000, scale: .logarithmic),
-                yAxis: Axis(title: "dB re the \(panel.reference)", lower: bottom, upper: 10),
+                xAxis: .logarithmic(title: "frequency (Hz)", covering: points.first?.x ?? 20, points.last?.x ?? 24000),
+                // The SMPTE 60 Hz tone stands 12 dB above the 7 kHz one: the top from the data, 3 dB clear of the highest peak.
+                yAxis: Axis(title: "dB re the \(panel.reference)", lower: bottom, upper: max(10, (((levels.max() ?? 0) + 3) / 10).rounded(.up) * 10)),
                 series: [.init(name: "spectrum", points: points)])
             plot.markers = panel.tones.map { ($0, format($0.rounded()) + " Hz") }
             plot.draw(into: &writer, box: SVGWriter.plotBox(width: width, top: 500 * Double(index), height: 500, rightMargin: 120))

@@ -17,6 +17,7 @@ enum NoisePlot {
             yAxis: Axis(title: String(format: "power per %.1f Hz bin (dBFS)", n.spectrumBinHz), lower: bottom, upper: top),
             series: [.init(name: "idle", points: idle),
                      .init(name: "-60 dBFS tone, sine removed", points: residual, color: "#d35400")])
+        plot.floorUnit = "dBFS"
         plot.markers = n.humLines.map { ($0.frequencyHz, String(format: "%@ Hz %.0f dBFS", format($0.frequencyHz), $0.levelDBFS)) }
         return plot.svg(width: 960, height: 540)
     }
