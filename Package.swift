@@ -40,7 +40,7 @@ let package = Package(
         // The signal processing and the tests' signal models are optimized in
         // debug builds too: the unit suites (mostly these loops) and the debug
         // `tonenode` the end-to-end tests run take a fraction of the CPU
-        // (docs/tests.md). Debug checks stay: `-assert-config Debug` keeps
+        // (docs/engineering/tests.md). Debug checks stay: `-assert-config Debug` keeps
         // `assert` and the standard library's debug preconditions (unsafe
         // buffer indices) that -O alone drops.
         .target(name: "ToneDSP", dependencies: ["CFFTW"], swiftSettings: optimizedInDebug),

@@ -17,7 +17,7 @@ import Synchronization
 /// SIGINT/SIGTERM/SIGHUP/SIGQUIT are blocked and looked at only between
 /// calls, and it is in a session of its own (a terminal's Ctrl-C is not for
 /// it). Only SIGKILL can still end it inside a call (documented in
-/// docs/reliability.md).
+/// docs/engineering/reliability.md).
 ///
 /// Protocol (argv, then its stdin and stdout, pipes from and to the node):
 /// `subcommand SERVER CLIENT-NAME SUBJECT NAME [SUBJECT NAME…]`, SERVER empty

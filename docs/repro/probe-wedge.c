@@ -1,4 +1,4 @@
-// The probe wedge of issue 13 (docs/reliability.md), against libjack alone.
+// The probe wedge of issue 13 (docs/engineering/reliability.md), against libjack alone.
 // Starts a private dummy jackd, opens and closes a probe client N times as
 // early as the server answers (as JackClient.serverIsReachable did), stops
 // it; many rounds. A round short of N opens within 10 s is reported WEDGED

@@ -11,7 +11,7 @@
 /// `render` is `@inlinable` (and its state `@usableFromInline`): the engine's
 /// period inlines it, so the JACK thread's code for a period sits together on
 /// few pages (each page it touches costs a TLB miss after the other clients
-/// of the graph have run; see docs/reliability.md).
+/// of the graph have run; see docs/engineering/reliability.md).
 public struct Oscillator: Sendable {
     /// Current phase, 2^64 = one cycle.
     public var phase: UInt64 { @inlinable @_noLocks get { _phase } }

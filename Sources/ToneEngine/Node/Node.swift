@@ -70,12 +70,12 @@ public final class Node {
         // process callback is a syscall there and, without real-time
         // scheduling, lets the woken worker preempt the JACK thread before
         // the callback returns (measured: p99 of the callback 220 µs with
-        // the post, 18 µs without; scripts/bench/live-bench, docs/measured.md).
+        // the post, 18 µs without; scripts/bench/live-bench, docs/engineering/measured.md).
         // Only an idle worker is posted, once, when sound arrives.
         // Xruns are the jumps in the node's own frame time, not jack2's xrun
         // notifications (one per late client per xrun, to every client that
         // asks: 32 nodes in an overloaded chain spent more on those wakes
-        // than on audio; docs/reliability.md).
+        // than on audio; docs/engineering/reliability.md).
         let bridge = try ProcessBridge(
             client: client, channels: Array(zip(inPorts, outPorts)), midiInput: midiPort,
             wakeEveryFrames: nil, profilesCallback: profilesCallback, xrunsFromFrameTime: true,
@@ -98,7 +98,7 @@ public final class Node {
         // The worker makes the analyzers (one per input channel, each with its
         // own FFT plans and window) on its own thread, while this one
         // registers, activates and connects: FFTW planning, even from wisdom,
-        // is a good part of the start-up (docs/measured.md).
+        // is a good part of the start-up (docs/engineering/measured.md).
         let channelCount = max(1, settings.channels)
         worker = AnalysisWorker(engine: engine, wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
                                 bridge: bridge, serverWatch: ServerWatch(serverName: client.serverName),

@@ -20,7 +20,7 @@ extension JackClient {
     /// from then on every `jack_client_close` of the process blocks for good
     /// and every open fails. A deadline on a
     /// side thread would not help: the stuck close also holds libjack's open
-    /// mutex. So the hazard is avoided, not bounded (docs/reliability.md).
+    /// mutex. So the hazard is avoided, not bounded (docs/engineering/reliability.md).
     public static func serverIsReachable(serverName: String?) -> Bool {
         silenceLibraryMessages()
         var status = jack_status_t(rawValue: 0)

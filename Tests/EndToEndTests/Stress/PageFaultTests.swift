@@ -7,7 +7,7 @@ extension JackServerTests.StressTests {
     /// The JACK thread takes no page faults: every ring it writes is
     /// pre-faulted (and `mlock`ed where allowed) before `jack_activate`, the
     /// bridge with its MIDI event arrays and the callback profile's bins too
-    /// (docs/reliability.md). At 64 frames a period, the node profiled and a
+    /// (docs/engineering/reliability.md). At 64 frames a period, the node profiled and a
     /// MIDI note every 50 ms from `jack_midiseq`, its minor faults are read
     /// from /proc over 10 s (long, `TONENODE_STRESS=long`: 60 s).
     @Suite("Stress: the JACK thread's page faults")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How long the stress tests run. Short is the default and what CI runs;
-/// long, for a release, is `TONENODE_STRESS=long` (docs/tests.md, "Stress").
+/// long, for a release, is `TONENODE_STRESS=long` (docs/engineering/tests.md, "Stress").
 struct StressLength {
     /// Rounds of nodes started and stopped together (`TogetherTests`).
     let rounds: Int

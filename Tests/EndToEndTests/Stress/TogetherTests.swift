@@ -7,7 +7,7 @@ extension JackServerTests.StressTests {
     /// Eight nodes started at once and SIGTERMed at the same instant, as a
     /// studio session ends. Before the metadata helper, all eight hung at
     /// start-up in `jack_set_property` and, SIGKILLed, left jackd itself
-    /// unable to stop (docs/reliability.md). Short: 3 rounds; long
+    /// unable to stop (docs/engineering/reliability.md). Short: 3 rounds; long
     /// (`TONENODE_STRESS=long`): 50.
     @Suite("Stress: nodes started and stopped together")
     struct TogetherTests {

@@ -100,7 +100,7 @@ extension JackServerTests {
             #expect(seconds < 4, "ended \(seconds) s after the server stopped")
             #expect(command.stderr.contains(orphan.says), "\(command.stderr)")
             // Its metadata helper (run only) ends too: its stdin has ended. A CI
-            // run left one for good in `exit` (docs/reliability.md, metadata row).
+            // run left one for good in `exit` (docs/engineering/reliability.md, metadata row).
             let helper = "__jack-metadata-helper \(server.name) orphan-meta"
             let deadline = Date().addingTimeInterval(2)
             while Date() < deadline && !processIDs(commandLineContaining: helper).isEmpty { usleep(50_000) }

@@ -10,7 +10,7 @@ extension JackServerTests {
     /// process of the user takes the probe's socket; a server's notifications
     /// then reach the wrong process, and a close that cancels the notification
     /// thread inside libjack's synchro mutex wedges libjack for the process
-    /// (`JackClient.serverIsReachable`, docs/reliability.md).
+    /// (`JackClient.serverIsReachable`, docs/engineering/reliability.md).
     @Suite("Server probe: jackd's socket first, a probe client of our own")
     struct ServerProbeTests {
         @Test("jackd's request socket: absent before, listening once up, refused or gone after")
