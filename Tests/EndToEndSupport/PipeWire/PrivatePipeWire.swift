@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// A headless PipeWire for one test: `pipewire` and `wireplumber` under
+/// `dbus-run-session`, with an `XDG_RUNTIME_DIR` of their own (mkdtemp, mode
+/// 700), so no other PipeWire (the desktop's, another test's) is touched.
+/// Clients reach it through `pw-jack` (PipeWire's libjack) with that
+/// directory (`run`, `live`). Released or `stop`ped, it ends wireplumber and
+/// pipewire by PID (SIGTERM, waited for; dbus-run-session then ends its bus)
+/// and removes the directory. Test thread only.
+///
+/// Under PipeWire there are no `system:` ports, and a client's own `out`
+/// wired to its own `in` carries silence (docs/pipewire.md).
+public final class PrivatePipeWire {
+    public static let pwJack = "/usr/bin/pw-jack"
+    /// The private runtime directory (PipeWire's socket `pipewire-0` is in it).
+    public let runtimeDirectory: String
+    private let session: LiveCommand
+    private var stopped = false
+
+    /// What a client process needs in its environment to reach this PipeWire.
+    public var environment: [String: String] { ["XDG_RUNTIME_DIR": runtimeDirectory] }
+
+    /// Starts PipeWire and WirePlumber and waits (bounded) until a JACK
+    /// client can list the graph and WirePlumber has made its metadata.
+    public init(timeoutSeconds: Double = 10) throws {
+        var template = Array((NSTemporaryDirectory() + "tn-pw-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failure.noRuntimeDirectory(errno: errno) }
+        runtimeDirectory = String(cString: made)
+        chmod(runtimeDirectory, 0o700)
+        // The shell writes each daemon's PID, so `stop` ends them by PID.
+        let script = #"pipewire & echo $! > "$XDG_RUNTIME_DIR/pipewire.pid"; "#
+            + #"wireplumber & echo $! > "$XDG_RUNTIME_DIR/wireplumber.pid"; wait"#
+        session = try LiveCommand(["--", "sh", "-c", script], executable: "/usr/bin/dbus-run-session",
+                                  environment: ["XDG_RUNTIME_DIR": runtimeDirectory], stopGraceSeconds: 5)
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while !isReady() {
+            guard Date() < deadline, session.isRunning else {
+                let log = session.stderr
+                stop()
+                throw Failure.didNotComeUp(seconds: timeoutSeconds, log: log)
+            }
+            usleep(50_000)
+        }
+    }
+
+    deinit { stop() }
+
+    private func isReady() -> Bool {
+        guard let lsp = try? run([], executable: "jack_lsp", timeoutSeconds: 2, recordsTimeout: false),
+              lsp.finished, lsp.status == 0,
+              let metadata = try? runCommand(["-n", "default"], executable: "/usr/bin/pw-metadata", environment: environment,
+                                             timeoutSeconds: 2, recordsTimeout: false) else { return false }
+        return metadata.stdout.contains("Found \"default\"")
+    }
+
+    // MARK: - Clients
+
+    /// `pw-jack EXECUTABLE ARGUMENTS` run to completion (see `runCommand`).
+    /// - Parameter executable: `tonenode` (the built product) or a tool in /usr/bin.
+    public func run(_ arguments: [String], executable: String = "tonenode", timeoutSeconds: Double = 30,
+                    recordsTimeout: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        try runCommand([Self.path(of: executable)] + arguments, executable: Self.pwJack, environment: environment,
+                       timeoutSeconds: timeoutSeconds, recordsTimeout: recordsTimeout, sourceLocation: sourceLocation)
+    }
+
+    /// `pw-jack EXECUTABLE ARGUMENTS` started and left running (see `LiveCommand`).
+    public func live(_ arguments: [String], executable: String = "tonenode", input: LiveCommand.Input = .none) throws -> LiveCommand {
+        try LiveCommand([Self.path(of: executable)] + arguments, executable: Self.pwJack, environment: environment, input: input)
+    }
+
+    /// Forces the graph's quantum (`pw-metadata -n settings 0 clock.force-quantum N`); 0 releases it.
+    public func forceQuantum(_ frames: Int) throws {
+        let result = try runCommand(["-n", "settings", "0", "clock.force-quantum", String(frames)],
+                                    executable: "/usr/bin/pw-metadata", environment: environment, timeoutSeconds: 5)
+        if result.status != 0 { Issue.record("pw-metadata exited \(result.status): \(result.stderr)") }
+    }
+
+    /// The quantum the graph runs at now (`jack_bufsize`).
+    public func quantum() throws -> Int? {
+        Int(try run([], executable: "jack_bufsize", timeoutSeconds: 5).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    private static func path(of executable: String) -> String {
+        executable == "tonenode" ? productsDirectory.appendingPathComponent(executable).path : "/usr/bin/\(executable)"
+    }
+
+    // MARK: - Stopping
+
+    /// Ends wireplumber, then pipewire, by PID (SIGTERM, each waited for up
+    /// to 5 s), then the session, and removes the directory. Safe to call twice.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        for daemon in ["wireplumber", "pipewire"] {
+            guard let text = try? String(contentsOfFile: "\(runtimeDirectory)/\(daemon).pid", encoding: .utf8),
+                  let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { continue }
+            kill(pid, SIGTERM)
+            // Not our child (the session shell's): gone once kill(pid, 0) fails.
+            let deadline = Date().addingTimeInterval(5)
+            while kill(pid, 0) == 0 && Date() < deadline { usleep(20_000) }
+            if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+        }
+        // Its shell's `wait` returns with the daemons gone; dbus-run-session then ends the bus and exits.
+        if session.exitStatus(timeoutSeconds: 5) == nil { session.stop() }
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case noRuntimeDirectory(errno: Int32)
+        case didNotComeUp(seconds: Double, log: String)
+
+        public var description: String {
+            switch self {
+            case .noRuntimeDirectory(let code): "mkdtemp for XDG_RUNTIME_DIR failed: \(String(cString: strerror(code)))"
+            case .didNotComeUp(let seconds, let log): "PipeWire did not answer pw-jack jack_lsp within \(seconds) s: \(log)"
+            }
+        }
+    }
+}
