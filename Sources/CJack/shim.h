@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <unistd.h>
+#include "loop_relay.h"
 
 // pipe2 is declared by glibc only under _GNU_SOURCE, which Swift's Glibc
 // module does not set: declared here (the same prototype) for tn_pipe_cloexec.

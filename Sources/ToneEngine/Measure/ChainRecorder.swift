@@ -112,7 +112,9 @@ public enum ChainRecorder {
         for (index, destination) in settings.connectOut.enumerated() {
             try client.connect(from: outputs[channels == 1 ? 0 : index % channels], to: destination)
         }
-        if settings.loopback { for (output, input) in zip(outputs, inputs) { try client.connect(from: output, to: input) } }
+        // On PipeWire through a second client (closed at return); on jackd2 directly.
+        let loopRelay = settings.loopback ? try LoopRelay.connect(client, outputs: outputs, inputs: inputs) : nil
+        defer { loopRelay?.close() }
         let midiName = midiPort.map(client.fullName(of:))
         if let midiName {
             for destination in settings.connectMIDI { try client.connect(from: midiName, to: destination) }
