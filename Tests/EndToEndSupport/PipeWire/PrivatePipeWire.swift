@@ -118,3 +118,20 @@ public final class PrivatePipeWire {
         }
     }
 }
+
+extension PrivatePipeWire {
+    /// Every port in the graph (`pw-jack jack_lsp`).
+    public func jackPorts() -> [String] {
+        (try? run([], executable: "jack_lsp", timeoutSeconds: 5).stdoutLines) ?? []
+    }
+
+    /// Waits (bounded) until `port` is in the graph; false if it is not after `timeoutSeconds`.
+    public func waitForPort(_ port: String, timeoutSeconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline {
+            if jackPorts().contains(port) { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+}

@@ -1,0 +1,87 @@
+import EndToEndSupport
+import Foundation
+import Testing
+
+/// The valid readings (`"invalid": false`, a frequency) of a node's `--json` reports.
+private func validFrequencies(_ command: LiveCommand) -> [Double] {
+    command.reports.compactMap { report in
+        (report["invalid"] as? Bool) == false ? report["freq_hz"] as? Double : nil
+    }
+}
+
+extension JackServerTests {
+    /// The commands under PipeWire's JACK (`pw-jack`), against a headless
+    /// PipeWire each test starts itself (`PrivatePipeWire`). Serialized with
+    /// the other JACK suites: every client here is a process of its own, but
+    /// PipeWire's graph shares the two cores with theirs.
+    @Suite("Under PipeWire's JACK")
+    struct PipeWireTests {
+        @Test("demo identifies all its tones (its loop runs through a second client)")
+        func demo() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer { pipeWire.stop() }
+            let result = try pipeWire.run(["demo"], timeoutSeconds: 60)
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            #expect((result.stdout + result.stderr).contains("all 5 tones identified"), "\(result.stdout)\n\(result.stderr)")
+        }
+
+        @Test("run --loopback reads its own tone; measure --loopback reads one quantum")
+        func loopback() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer { pipeWire.stop() }
+            let run = try pipeWire.live(["run", "--loopback", "--freq", "1234.5", "--level", "-18", "--json", "--duration", "1.5"])
+            let exit = run.exitStatus(timeoutSeconds: 20)
+            #expect(exit?.status == 0, "\(run.stderr)")
+            let readings = validFrequencies(run)
+            #expect(readings.count >= 20, "\(run.stdout)\n\(run.stderr)")
+            for frequency in readings { #expect(abs(frequency - 1234.5) < 0.001) }
+            #expect(!pipeWire.jackPorts().contains { $0.hasPrefix("tonenode-loop:") }, "the relay closes with the node")
+
+            let measure = try pipeWire.run(["measure", "--loopback", "--json"], timeoutSeconds: 30)
+            #expect(measure.status == 0, "\(measure.stderr)")
+            let summary = try #require(measure.stdoutLines.compactMap(parseReport).last, "\(measure.stdout)\n\(measure.stderr)")
+            let period = try #require(summary["period_frames"] as? Int)
+            let latency = try #require(summary["latency_frames"] as? Double)
+            #expect(abs(latency - Double(period)) < 0.01, "latency \(latency) frames at \(period) frames/period")
+        }
+
+        @Test("two nodes: one plays 997 Hz into the other, which reads it")
+        func twoNodes() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer { pipeWire.stop() }
+            let player = try pipeWire.live(["run", "--name", "player", "--freq", "997", "--level", "-18", "--json"])
+            defer { player.stop() }
+            #expect(pipeWire.waitForPort("player:out"))
+            let listener = try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute",
+                                              "--json", "--duration", "1.5"])
+            #expect(listener.exitStatus(timeoutSeconds: 20)?.status == 0, "\(listener.stderr)")
+            let readings = validFrequencies(listener)
+            #expect(readings.count >= 20, "\(listener.stdout)\n\(listener.stderr)")
+            for frequency in readings { #expect(abs(frequency - 997) < 0.001) }
+        }
+
+        @Test("a quantum forced 2048 → 256 → released during a run: no valid reading is wrong")
+        func quantumChange() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer {
+                try? pipeWire.forceQuantum(0)
+                pipeWire.stop()
+            }
+            let player = try pipeWire.live(["run", "--name", "player", "--freq", "997", "--level", "-18", "--json"])
+            defer { player.stop() }
+            #expect(pipeWire.waitForPort("player:out"))
+            let listener = try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute",
+                                              "--json", "--duration", "5"])
+            #expect(listener.waitUntil(timeoutSeconds: 10) { !validFrequencies($0).isEmpty }, "\(listener.stderr)")
+            for quantum in [2048, 256, 0] {
+                try pipeWire.forceQuantum(quantum)
+                usleep(1_000_000)
+            }
+            #expect(listener.exitStatus(timeoutSeconds: 20)?.status == 0, "\(listener.stderr)")
+            let readings = validFrequencies(listener)
+            #expect(readings.count >= 50, "\(listener.stdout)\n\(listener.stderr)")
+            let wrong = readings.filter { abs($0 - 997) >= 0.01 }
+            #expect(wrong.isEmpty, "\(wrong.count) of \(readings.count) valid readings are not 997 Hz: \(wrong.prefix(8))")
+        }
+    }
+}
