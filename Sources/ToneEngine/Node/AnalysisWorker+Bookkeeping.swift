@@ -1,3 +1,4 @@
+import Synchronization
 import ToneDSP
 
 // The worker's bookkeeping between hops: overflow totals, runs of silence,
@@ -12,6 +13,17 @@ extension AnalysisWorker {
                 sum.1 += capture.droppedFrames.load(ordering: .relaxed)
             }
         }
+    }
+
+    /// Stream frames the process callback has captured on `channel` so far
+    /// (those in its ring, or lost to an overflow, included).
+    /// The fence after the load pairs with the ring's releasing store of its
+    /// write index: a counter the callback bumped before capturing these
+    /// frames (an xrun, a period change) is seen by a later load.
+    func capturedFrames(_ channel: Int) -> Int {
+        let frames = engine.withCapture(channel) { $0.frames.producedCount + $0.droppedFrames.load(ordering: .relaxed) }
+        atomicMemoryFence(ordering: .acquiring)
+        return frames
     }
 
     /// The run of ±0 samples at the end of the stream after `block`, given the run before it.

@@ -77,6 +77,8 @@ final class AnalysisWorker: @unchecked Sendable {
     /// Per input channel: whether its tone analyzer's hop grid still waits to
     /// be put at the settled mark (see `feed`).
     private var regridPending: [Bool]
+    /// Withholds the windows that may span an xrun or a period change. Worker only.
+    private var discontinuities = DiscontinuityGate()
     /// Seconds between `.callbackProfile` events when the bridge profiles.
     static let profileIntervalSeconds = 10.0
     /// The worker thread's name for the kernel (`top -H`, /proc/PID/task/TID/comm).
@@ -180,7 +182,7 @@ final class AnalysisWorker: @unchecked Sendable {
         // (`jackd --no-realtime`, the dummy backend) nice 10 keeps the worker
         // from taking a core a process callback is waiting for.
         ProcessBridge.reniceCallingThread(Self.niceValue)
-        var reportedXruns = 0, reportedOverflows = 0
+        var reportedXruns = 0, reportedOverflows = 0, reportedPeriodChanges = 0
         let profiles = bridge.callbackProfile != nil
         var lastProfileNs = DispatchTime.now().uptimeNanoseconds
         let hopNs = UInt64(max(1e5, min(wakeIntervalSeconds, Double(Self.maximumWaitMilliseconds) / 1000) * 1e9))
@@ -224,6 +226,11 @@ final class AnalysisWorker: @unchecked Sendable {
                 reportedXruns = xruns
                 reportedOverflows = overflows
                 outbox.append(.trouble(xruns: xruns, overflows: overflows, droppedFrames: droppedFrames))
+            }
+            let period = bridge.periodWatch.snapshot
+            if period.changes != reportedPeriodChanges {
+                reportedPeriodChanges = period.changes
+                outbox.append(.periodChanged(periodFrames: period.periodFrames))
             }
             if profiles {
                 let nowNs = DispatchTime.now().uptimeNanoseconds
@@ -295,6 +302,9 @@ final class AnalysisWorker: @unchecked Sendable {
                 report.channel = channel
                 // A window that began before the connections were made holds the time before the signal.
                 let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - analyzer.windowFrames
+                // A window across an xrun or a period change is no reading: withheld.
+                guard discontinuities.admits(windowStart..<windowStart + analyzer.windowFrames, bridge: bridge,
+                                             capturedFrames: { capturedFrames(channel) }) else { return }
                 report.settled = windowStart >= settledFrom
                 if report.settled { settledReported = true }
                 if let sink {

@@ -28,6 +28,8 @@ public final class NodeSupervisor {
         /// `timeOffsetSeconds` to its time (the audio of earlier nodes, after a restart).
         case message(ModemEvent, channel: Int, timeOffsetSeconds: Double)
         case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
+        /// The server's period (PipeWire's quantum) changed while the node ran.
+        case periodChanged(periodFrames: Int)
         /// The process callback's durations so far (`--profile-callback`):
         /// every few seconds, and once more when a node closes.
         case callbackProfile(CallbackProfile)
@@ -144,6 +146,8 @@ public final class NodeSupervisor {
                 case .trouble(let xruns, let overflows, let dropped):
                     saidTrouble = (xruns, overflows)
                     handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
+                case .periodChanged(let frames):
+                    handle(.periodChanged(periodFrames: frames))
                 case .callbackProfile(let profile):
                     handle(.callbackProfile(profile))
                 case .progress(let seconds, let settled):

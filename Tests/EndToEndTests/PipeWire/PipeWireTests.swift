@@ -60,7 +60,29 @@ extension JackServerTests {
             for frequency in readings { #expect(abs(frequency - 997) < 0.001) }
         }
 
-        @Test("a quantum forced 2048 → 256 → released during a run: no valid reading is wrong")
+        @Test("a quantum forced to 256 during measure --loopback: it measures again, and reads one new quantum")
+        func quantumChangeDuringMeasure() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer {
+                try? pipeWire.forceQuantum(0)
+                pipeWire.stop()
+            }
+            let measure = try pipeWire.live(["measure", "--loopback", "--json"])
+            // "measuring…" comes a few periods before the recording (about 4 s at the default
+            // --sweep-seconds 2): a second later the recording runs.
+            #expect(measure.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("measuring…") }, "\(measure.stderr)")
+            usleep(1_000_000)
+            try pipeWire.forceQuantum(256)
+            #expect(measure.exitStatus(timeoutSeconds: 30)?.status == 0, "\(measure.stderr)")
+            #expect(measure.stderr.contains("the period changed from 1024 to 256 frames during the measurement; measuring again"),
+                    "\(measure.stderr)")
+            let summary = try #require(measure.reports.last, "\(measure.stdout)\n\(measure.stderr)")
+            #expect(summary["period_frames"] as? Int == 256)
+            let latency = try #require(summary["latency_frames"] as? Double)
+            #expect(abs(latency - 256) < 0.01, "latency \(latency) frames")
+        }
+
+        @Test("a quantum forced 2048 → 256 → released during a run: the listener says so, and no valid reading is wrong")
         func quantumChange() throws {
             let pipeWire = try PrivatePipeWire()
             defer {
@@ -82,6 +104,9 @@ extension JackServerTests {
             #expect(readings.count >= 50, "\(listener.stdout)\n\(listener.stderr)")
             let wrong = readings.filter { abs($0 - 997) >= 0.01 }
             #expect(wrong.isEmpty, "\(wrong.count) of \(readings.count) valid readings are not 997 Hz: \(wrong.prefix(8))")
+            let changes = listener.reports.filter { $0["event"] as? String == "period_changed" }.compactMap { $0["period_frames"] as? Int }
+            #expect(changes.contains(2048) && changes.contains(256), "period_changed events: \(changes)\n\(listener.stderr)")
+            #expect(listener.stderr.contains("tonenode: period changed to 2048 frames"), "\(listener.stderr)")
         }
     }
 }
