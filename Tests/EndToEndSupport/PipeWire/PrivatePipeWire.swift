@@ -15,7 +15,7 @@ public final class PrivatePipeWire {
     public static let pwJack = "/usr/bin/pw-jack"
     /// The private runtime directory (PipeWire's socket `pipewire-0` is in it).
     public let runtimeDirectory: String
-    private let session: LiveCommand
+    private var session: LiveCommand
     private var stopped = false
 
     /// What a client process needs in its environment to reach this PipeWire.
@@ -23,16 +23,24 @@ public final class PrivatePipeWire {
 
     /// Starts PipeWire and WirePlumber and waits (bounded) until a JACK
     /// client can list the graph and WirePlumber has made its metadata.
-    public init(timeoutSeconds: Double = 10) throws {
+    public init(timeoutSeconds: Double = 20) throws {
         var template = Array((NSTemporaryDirectory() + "tn-pw-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw Failure.noRuntimeDirectory(errno: errno) }
         runtimeDirectory = String(cString: made)
         chmod(runtimeDirectory, 0o700)
-        // The shell writes each daemon's PID, so `stop` ends them by PID.
+        session = try Self.startSession(runtimeDirectory)
+        try waitUntilReady(timeoutSeconds: timeoutSeconds)
+    }
+
+    /// The shell writes each daemon's PID, so `stop` ends them by PID.
+    private static func startSession(_ runtimeDirectory: String) throws -> LiveCommand {
         let script = #"pipewire & echo $! > "$XDG_RUNTIME_DIR/pipewire.pid"; "#
             + #"wireplumber & echo $! > "$XDG_RUNTIME_DIR/wireplumber.pid"; wait"#
-        session = try LiveCommand(["--", "sh", "-c", script], executable: "/usr/bin/dbus-run-session",
-                                  environment: ["XDG_RUNTIME_DIR": runtimeDirectory], stopGraceSeconds: 5)
+        return try LiveCommand(["--", "sh", "-c", script], executable: "/usr/bin/dbus-run-session",
+                               environment: ["XDG_RUNTIME_DIR": runtimeDirectory], stopGraceSeconds: 5)
+    }
+
+    private func waitUntilReady(timeoutSeconds: Double) throws {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while !isReady() {
             guard Date() < deadline, session.isRunning else {
@@ -42,6 +50,17 @@ public final class PrivatePipeWire {
             }
             usleep(50_000)
         }
+    }
+
+    /// Kills pipewire and wireplumber with `signal` (SIGKILL: a crash), waits
+    /// `downSeconds`, and starts them again in the same runtime directory
+    /// (the clients' environment stays right); returns once they answer.
+    public func restart(signal: Int32 = SIGKILL, downSeconds: Double = 1, timeoutSeconds: Double = 20) throws {
+        endDaemons(signal: signal)
+        if session.exitStatus(timeoutSeconds: 5) == nil { session.stop() }
+        usleep(UInt32(downSeconds * 1e6))
+        session = try Self.startSession(runtimeDirectory)
+        try waitUntilReady(timeoutSeconds: timeoutSeconds)
     }
 
     deinit { stop() }
@@ -92,18 +111,25 @@ public final class PrivatePipeWire {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        endDaemons(signal: SIGTERM)
+        // Its shell's `wait` returns with the daemons gone; dbus-run-session then ends the bus and exits.
+        if session.exitStatus(timeoutSeconds: 5) == nil { session.stop() }
+        try? FileManager.default.removeItem(atPath: runtimeDirectory)
+    }
+
+    /// Signals wireplumber, then pipewire, by PID, each waited for up to 5 s (then SIGKILL).
+    private func endDaemons(signal: Int32) {
         for daemon in ["wireplumber", "pipewire"] {
-            guard let text = try? String(contentsOfFile: "\(runtimeDirectory)/\(daemon).pid", encoding: .utf8),
+            let pidFile = "\(runtimeDirectory)/\(daemon).pid"
+            guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
                   let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { continue }
-            kill(pid, SIGTERM)
-            // Not our child (the session shell's): gone once kill(pid, 0) fails.
+            unlink(pidFile)
+            kill(pid, signal)
+            // Not our child (the session shell's, which reaps it): gone once kill(pid, 0) fails.
             let deadline = Date().addingTimeInterval(5)
             while kill(pid, 0) == 0 && Date() < deadline { usleep(20_000) }
             if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
         }
-        // Its shell's `wait` returns with the daemons gone; dbus-run-session then ends the bus and exits.
-        if session.exitStatus(timeoutSeconds: 5) == nil { session.stop() }
-        try? FileManager.default.removeItem(atPath: runtimeDirectory)
     }
 
     public enum Failure: Error, CustomStringConvertible {

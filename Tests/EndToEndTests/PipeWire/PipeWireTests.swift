@@ -60,6 +60,32 @@ extension JackServerTests {
             for frequency in readings { #expect(abs(frequency - 997) < 0.001) }
         }
 
+        @Test("PipeWire killed and started again under two nodes: both say so, reconnect, and the listener reads 997 Hz again")
+        func restart() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer { pipeWire.stop() }
+            let player = try pipeWire.live(["run", "--name", "player", "--freq", "997", "--level", "-18", "--json"])
+            defer { player.stop() }
+            #expect(pipeWire.waitForPort("player:out"))
+            let listener = try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute", "--json"])
+            defer { listener.stop() }
+            #expect(listener.waitUntil(timeoutSeconds: 10) { !validFrequencies($0).isEmpty }, "\(listener.stderr)")
+            // Killed (SIGKILL) and started again a second later: PipeWire's libjack tells its clients nothing.
+            try pipeWire.restart()
+            for node in [player, listener] {
+                #expect(node.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("tonenode: reconnected: client") },
+                        "\(node.stderr)")
+                #expect(node.stderr.contains("tonenode: the JACK server shut the client down; waiting for it to come back"))
+            }
+            let before = listener.lineCount
+            // The connection comes back from either end (each restores what it had).
+            #expect(listener.waitUntil(timeoutSeconds: 10) {
+                $0.lines(from: before).compactMap(parseReport).contains { abs(($0["freq_hz"] as? Double ?? 0) - 997) < 0.001 }
+            }, "\(listener.stderr)")
+            listener.signal(SIGTERM)
+            #expect(listener.exitStatus(timeoutSeconds: 5)?.status == 0, "\(listener.stderr)")
+        }
+
         @Test("a quantum forced to 256 during measure --loopback: it measures again, and reads one new quantum")
         func quantumChangeDuringMeasure() throws {
             let pipeWire = try PrivatePipeWire()
