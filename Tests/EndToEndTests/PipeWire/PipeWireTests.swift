@@ -9,6 +9,18 @@ private func validFrequencies(_ command: LiveCommand) -> [Double] {
     }
 }
 
+/// A node playing 997 Hz at −18 dBFS as client `player`, once `player:out` is in the graph.
+private func startPlayer(on pipeWire: PrivatePipeWire) throws -> LiveCommand {
+    let player = try pipeWire.live(["run", "--name", "player", "--freq", "997", "--level", "-18", "--json"])
+    #expect(pipeWire.waitForPort("player:out"), "\(player.stderr)")
+    return player
+}
+
+/// A node as client `listener` reading `player:out` (its own tone muted), with `--json` and `extra` arguments.
+private func startListener(on pipeWire: PrivatePipeWire, _ extra: [String] = []) throws -> LiveCommand {
+    try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute", "--json"] + extra)
+}
+
 extension JackServerTests {
     /// The commands under PipeWire's JACK (`pw-jack`), against a headless
     /// PipeWire each test starts itself (`PrivatePipeWire`). Serialized with
@@ -49,11 +61,9 @@ extension JackServerTests {
         func twoNodes() throws {
             let pipeWire = try PrivatePipeWire()
             defer { pipeWire.stop() }
-            let player = try pipeWire.live(["run", "--name", "player", "--freq", "997", "--level", "-18", "--json"])
+            let player = try startPlayer(on: pipeWire)
             defer { player.stop() }
-            #expect(pipeWire.waitForPort("player:out"))
-            let listener = try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute",
-                                              "--json", "--duration", "1.5"])
+            let listener = try startListener(on: pipeWire, ["--duration", "1.5"])
             #expect(listener.exitStatus(timeoutSeconds: 20)?.status == 0, "\(listener.stderr)")
             let readings = validFrequencies(listener)
             #expect(readings.count >= 20, "\(listener.stdout)\n\(listener.stderr)")
@@ -64,10 +74,9 @@ extension JackServerTests {
         func restart() throws {
             let pipeWire = try PrivatePipeWire()
             defer { pipeWire.stop() }
-            let player = try pipeWire.live(["run", "--name", "player", "--freq", "997", "--level", "-18", "--json"])
+            let player = try startPlayer(on: pipeWire)
             defer { player.stop() }
-            #expect(pipeWire.waitForPort("player:out"))
-            let listener = try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute", "--json"])
+            let listener = try startListener(on: pipeWire)
             defer { listener.stop() }
             #expect(listener.waitUntil(timeoutSeconds: 10) { !validFrequencies($0).isEmpty }, "\(listener.stderr)")
             // Killed (SIGKILL) and started again a second later: PipeWire's libjack tells its clients nothing.
@@ -115,11 +124,9 @@ extension JackServerTests {
                 try? pipeWire.forceQuantum(0)
                 pipeWire.stop()
             }
-            let player = try pipeWire.live(["run", "--name", "player", "--freq", "997", "--level", "-18", "--json"])
+            let player = try startPlayer(on: pipeWire)
             defer { player.stop() }
-            #expect(pipeWire.waitForPort("player:out"))
-            let listener = try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute",
-                                              "--json", "--duration", "5"])
+            let listener = try startListener(on: pipeWire, ["--duration", "5"])
             #expect(listener.waitUntil(timeoutSeconds: 10) { !validFrequencies($0).isEmpty }, "\(listener.stderr)")
             for quantum in [2048, 256, 0] {
                 try pipeWire.forceQuantum(quantum)
