@@ -16,3 +16,4 @@
 #include "calling_thread.h"
 #include "client_open.h"
 #include "pretty_name.h"
+#include "loop_relay.h"

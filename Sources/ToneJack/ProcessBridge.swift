@@ -55,6 +55,8 @@ public final class ProcessBridge: @unchecked Sendable {
     /// The period a callback profile is measured against (the server's when the bridge was made).
     private let periodFrames: Int
     private let sampleRateHz: Int
+    /// The server's period and its changes while the client runs (JACK's buffer-size callback).
+    public let periodWatch: PeriodWatch
 
     /// Makes the bridge and installs the client's callbacks (process, xrun,
     /// shutdown, latency). Call before `client.activate()`.
@@ -99,6 +101,10 @@ public final class ProcessBridge: @unchecked Sendable {
         if profilesCallback && tn_bridge_enable_profile(bridge) != 0 {
             tn_bridge_destroy(bridge)
             throw JackError.callbackSetupFailed(0)
+        }
+        do { periodWatch = try PeriodWatch(client: client) } catch {
+            tn_bridge_destroy(bridge)
+            throw error
         }
         let step = tn_bridge_install(client.handle, bridge)
         guard step == 0 else {

@@ -55,6 +55,8 @@ public enum ChainRecorder {
         case notConnected(port: String, option: String)
         /// `shouldStop` said so (a signal): the client was closed, nothing measured.
         case stopped
+        /// The server's period changed during the recording (PipeWire's quantum, `jack_bufsize`): a loop's latency changed with it.
+        case periodChanged(fromFrames: Int, toFrames: Int)
 
         public var description: String {
             switch self {
@@ -64,6 +66,7 @@ public enum ChainRecorder {
                 let loopback = option == "--connect-midi" ? "" : " (or use --loopback)"
                 return "nothing is connected to \(port): name the chain with \(option)\(loopback)"
             case .serverGone: return "the JACK server shut the client down during the measurement"
+            case .periodChanged(let from, let to): return "the period changed from \(from) to \(to) frames during the measurement"
             case .timedOut(let seconds): return "the measurement did not finish within \(Int(seconds)) s (is the server running its cycles?)"
             }
         }
@@ -112,7 +115,9 @@ public enum ChainRecorder {
         for (index, destination) in settings.connectOut.enumerated() {
             try client.connect(from: outputs[channels == 1 ? 0 : index % channels], to: destination)
         }
-        if settings.loopback { for (output, input) in zip(outputs, inputs) { try client.connect(from: output, to: input) } }
+        // On PipeWire through a second client (closed at return); on jackd2 directly.
+        let loopRelay = settings.loopback ? try LoopRelay.connect(client, outputs: outputs, inputs: inputs) : nil
+        defer { loopRelay?.close() }
         let midiName = midiPort.map(client.fullName(of:))
         if let midiName {
             for destination in settings.connectMIDI { try client.connect(from: midiName, to: destination) }
@@ -138,7 +143,7 @@ public enum ChainRecorder {
             if shouldStop() { throw Failure.stopped }
             bridge.wait(timeoutMilliseconds: 100)
         }
-        let xrunsBefore = bridge.xruns
+        let xrunsBefore = bridge.xruns, periodBefore = bridge.periodWatch.snapshot
         engine.arm()
         // A server that died without libjack saying so ends the measurement as one that did.
         var stalledServer = serverWatch.map {
@@ -154,6 +159,10 @@ public enum ChainRecorder {
             stalledServer?.look(nowNs: DispatchTime.now().uptimeNanoseconds)
         }
         let xruns = bridge.xruns - xrunsBefore
+        let periodAfter = bridge.periodWatch.snapshot
+        if periodAfter.changes != periodBefore.changes {
+            throw Failure.periodChanged(fromFrames: periodBefore.periodFrames, toFrames: periodAfter.periodFrames)
+        }
         let midiDropped = bridge.midiOutDropped
         let recordings = (0..<channels).map { channel in engine.withRecording(channel: channel) { Array($0) } }
         return Run(clientName: client.name, sampleRateHz: client.sampleRateHz, periodFrames: client.bufferFrames,

@@ -36,6 +36,8 @@ public final class Node {
     private let worker: AnalysisWorker
     private let continuation: AsyncStream<[NodeEvent]>.Continuation
     private var stopped = false
+    /// The loop's second client on PipeWire (`--loopback`), closed with the node.
+    private var loopRelay: LoopRelay?
 
     /// - Parameters:
     ///   - profilesCallback: time the process callback
@@ -126,7 +128,7 @@ public final class Node {
             }
             for source in settings.connectMidi { try client.connect(from: source, to: midiInputPortName) }
             if settings.loopback {
-                for (output, input) in zip(outputPortNames, inputPortNames) { try client.connect(from: output, to: input) }
+                loopRelay = try LoopRelay.connect(client, outputs: outputPortNames, inputs: inputPortNames)
             }
             // A connection takes effect from the next period the server
             // starts after jack_connect returned (jack2 switches its graph at
@@ -202,6 +204,7 @@ public final class Node {
         stopped = true
         // Bounded at 2 s after a server loss (see there).
         client.close(keeping: bridge)
+        loopRelay?.close()
         worker.stop()
         continuation.finish()
     }

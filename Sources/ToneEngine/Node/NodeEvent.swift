@@ -11,6 +11,9 @@ public enum NodeEvent: Sendable {
     case message(ModemEvent, channel: Int)
     /// New xruns or ring overflows since the last notice (totals).
     case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
+    /// The server's period (PipeWire's quantum) changed to `periodFrames`
+    /// while the node ran; windows across the change are withheld.
+    case periodChanged(periodFrames: Int)
     /// The process callback's durations so far (`--profile-callback`), every
     /// `TroubleNotices.profileIntervalSeconds`.
     case callbackProfile(CallbackProfile)

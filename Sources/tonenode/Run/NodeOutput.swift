@@ -55,6 +55,10 @@ struct NodeOutput {
                 return
             }
             diagnostic("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
+        case .periodChanged(let frames):
+            liveView?.update(force: true) { $0.periodFrames = frames }
+            diagnostic(Self.periodChangedLine(frames))
+            if json && liveView == nil { Console.out(Self.periodChangedJSON(frames)) }
         case .callbackProfile(let profile):
             diagnostic(profile.summary)
         case .serverGone(let retrying):
@@ -64,6 +68,19 @@ struct NodeOutput {
         case .connectionsRestored(let connections):
             diagnostic("restored: " + connections.map(\.description).joined(separator: ", "))
         }
+    }
+
+    /// What a node says when the server's period changes under it (stderr).
+    static func periodChangedLine(_ frames: Int) -> String {
+        "period changed to \(frames) frames (readings across the change withheld)"
+    }
+
+    /// The same as a JSON event among the reports (`--json`).
+    static func periodChangedJSON(_ frames: Int) -> String {
+        var line = JSONLine()
+        line.add("event", "period_changed")
+        line.add("period_frames", frames)
+        return line.description
     }
 
     /// Renders `message` at the node's rate and plays it on a task of its own.

@@ -50,6 +50,7 @@ final class PublishedBatches: Sendable {
         case .report(let report): "report \(report.timeSeconds) settled=\(report.settled) ch\(report.channel)"
         case .message(_, let channel): "message ch\(channel)"
         case .trouble(let xruns, let overflows, let dropped): "trouble \(xruns) \(overflows) \(dropped)"
+        case .periodChanged(let frames): "periodChanged \(frames)"
         case .callbackProfile(let profile): "profile \(profile.count)"
         case .serverGone: "serverGone"
         case .progress(let seconds, let settled): "progress \(seconds) settled=\(settled)"

@@ -12,6 +12,8 @@ extension NodeSupervisor {
         /// `timeOffsetSeconds` to its time (the audio of earlier nodes, after a restart).
         case message(ModemEvent, channel: Int, timeOffsetSeconds: Double)
         case trouble(xruns: Int, overflows: Int, droppedFrames: Int)
+        /// The server's period (PipeWire's quantum) changed while the node ran.
+        case periodChanged(periodFrames: Int)
         /// The process callback's durations so far (`--profile-callback`):
         /// every few seconds, and once more when a node closes.
         case callbackProfile(CallbackProfile)

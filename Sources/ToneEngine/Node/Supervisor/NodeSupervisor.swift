@@ -132,6 +132,8 @@ public final class NodeSupervisor {
                 case .trouble(let xruns, let overflows, let dropped):
                     saidTrouble = (xruns, overflows)
                     handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))
+                case .periodChanged(let frames):
+                    handle(.periodChanged(periodFrames: frames))
                 case .callbackProfile(let profile):
                     handle(.callbackProfile(profile))
                 case .progress(let seconds, let settled):

@@ -70,7 +70,7 @@ final class AnalysisWorker: @unchecked Sendable {
         self.bridge = bridge
         self.serverWatch = serverWatch
         self.makeAnalyzers = makeAnalyzers
-        feed = ChannelFeed(engine: engine)
+        feed = ChannelFeed(engine: engine, discontinuityCounters: { (bridge.xruns, bridge.periodWatch.changes) })
         router = ResultRouter(sink: sink, timeOffsetSeconds: timeOffsetSeconds, publish: publish)
         schedule = WakeSchedule(hopSeconds: wakeIntervalSeconds)
     }
@@ -164,6 +164,10 @@ final class AnalysisWorker: @unchecked Sendable {
             nextWakeNs = WakeSchedule.nextWakeNs(after: nextWakeNs, restNs: restNs, nowNs: afterNs,
                                                  atMostNs: stalledServer?.look(nowNs: afterNs))
             if let notice = notices.trouble(trouble()) { router.post(notice) }
+            let period = bridge.periodWatch.snapshot
+            if let notice = notices.periodChange(changes: period.changes, periodFrames: period.periodFrames) {
+                router.post(notice)
+            }
             if notices.profiles,
                let notice = notices.profile(nowNs: DispatchTime.now().uptimeNanoseconds, current: { bridge.callbackProfile }) {
                 router.post(notice)

@@ -37,9 +37,15 @@ final class ChannelFeed {
     /// Per input channel: whether its tone analyzer's hop grid still waits to
     /// be put at the settled mark (see `feed`).
     private var regridPending: [Bool]
+    /// The bridge's xrun and period-change counts (nil: never a discontinuity,
+    /// an engine rendered by hand).
+    private let discontinuityCounters: (() -> (xruns: Int, periodChanges: Int))?
+    /// Withholds the windows that may span an xrun or a period change.
+    private var discontinuities = DiscontinuityGate()
 
-    init(engine: Engine) {
+    init(engine: Engine, discontinuityCounters: (() -> (xruns: Int, periodChanges: Int))? = nil) {
         self.engine = engine
+        self.discontinuityCounters = discontinuityCounters
         zeroRuns = Array(repeating: 0, count: engine.channels)
         fedFrames = Array(repeating: 0, count: engine.channels)
         regridPending = Array(repeating: true, count: engine.channels)
@@ -138,6 +144,10 @@ final class ChannelFeed {
                 report.channel = channel
                 // A window that began before the connections were made holds the time before the signal.
                 let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - analyzer.windowFrames
+                // A window across an xrun or a period change is no reading: withheld.
+                if let counters = discontinuityCounters,
+                   !discontinuities.admits(windowStart..<windowStart + analyzer.windowFrames, counters: counters,
+                                           capturedFrames: { capturedFrames(channel) }) { return }
                 report.settled = windowStart >= settledFrom
                 if report.settled { settledReported = true }
                 router.take(report)
@@ -157,5 +167,18 @@ final class ChannelFeed {
         regridPending[channel] = false
         analyse(UnsafeBufferPointer(rebasing: block[before...]))
         return settledReported
+    }
+}
+
+extension ChannelFeed {
+    /// Stream frames the process callback has captured on `channel` so far
+    /// (those in its ring, or lost to an overflow, included).
+    /// The fence after the load pairs with the ring's releasing store of its
+    /// write index: a counter the callback bumped before capturing these
+    /// frames (an xrun, a period change) is seen by a later load.
+    func capturedFrames(_ channel: Int) -> Int {
+        let frames = engine.withCapture(channel) { $0.frames.producedCount + $0.droppedFrames.load(ordering: .relaxed) }
+        atomicMemoryFence(ordering: .acquiring)
+        return frames
     }
 }

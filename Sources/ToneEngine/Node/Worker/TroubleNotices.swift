@@ -13,6 +13,7 @@ struct TroubleNotices {
 
     private var saidXruns = 0
     private var saidOverflows = 0
+    private var saidPeriodChanges = 0
     /// When the last profile was said (or the worker started); nil: the bridge does not profile.
     private var lastProfileNs: UInt64?
 
@@ -25,6 +26,13 @@ struct TroubleNotices {
 
     /// Whether the bridge profiles its callback (only then `profile` has anything to say).
     var profiles: Bool { lastProfileNs != nil }
+
+    /// A `.periodChanged` if the server's period changed since the last one said.
+    mutating func periodChange(changes: Int, periodFrames: Int) -> NodeEvent? {
+        guard changes != saidPeriodChanges else { return nil }
+        saidPeriodChanges = changes
+        return .periodChanged(periodFrames: periodFrames)
+    }
 
     /// A `.trouble` for these totals if its xruns or overflows are new.
     mutating func trouble(_ totals: (xruns: Int, overflows: Int, droppedFrames: Int)) -> NodeEvent? {

@@ -114,6 +114,16 @@ struct MeasureCommand: ParsableCommand {
         return try plan.validated()
     }
 
+    /// Runs `record` once more when the server's period changed during it
+    /// (PipeWire's quantum, `jack_bufsize`): figures across the change, a
+    /// loop's latency first, would be wrong. A second change is an error.
+    static func againAfterPeriodChange(_ record: () throws -> ChainRecorder.Run) throws -> ChainRecorder.Run {
+        do { return try record() } catch ChainRecorder.Failure.periodChanged(let from, let to) {
+            Console.err("the period changed from \(from) to \(to) frames during the measurement; measuring again")
+            return try record()
+        }
+    }
+
     func run() throws {
         Denormals.flushToZeroOnThisThread()
         var settings = ChainRecorder.Settings()
@@ -123,13 +133,15 @@ struct MeasureCommand: ParsableCommand {
         settings.midiOutput = what.contains(.midi)
         settings.connectMIDI = connectMidi
         settings.requiresAudioOutput = !what.isMIDIOnly
-        let recorded = try ChainRecorder.record(settings, makeSignal: { rate in
-            MeasurementSignal(plan: try plan(sampleRateHz: rate))
-        }, opened: { client, input, output in
-            Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
-                        + "ports \(input) (in), \(output) (out); measuring…")
-            jack.renameWarnings(actualName: client.name).forEach { Console.err($0) }
-        }, shouldStop: { SignalWatcher.isStopRequested })
+        let recorded = try Self.againAfterPeriodChange {
+            try ChainRecorder.record(settings, makeSignal: { rate in
+                MeasurementSignal(plan: try plan(sampleRateHz: rate))
+            }, opened: { client, input, output in
+                Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
+                            + "ports \(input) (in), \(output) (out); measuring…")
+                jack.renameWarnings(actualName: client.name).forEach { Console.err($0) }
+            }, shouldStop: { SignalWatcher.isStopRequested })
+        }
         let (measurement, harmonics, levels, noise, imd, midi) = try recorded.recording.withUnsafeBufferPointer { recording in
             let midi = what.contains(.midi) ? try MIDILatencyAnalyzer.analyze(recorded.signal, recording: recording) : nil
             guard !what.isMIDIOnly else { return (ChainMeasurement?.none, HarmonicAnalysis?.none, LevelSweep?.none,

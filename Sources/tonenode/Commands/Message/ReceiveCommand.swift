@@ -86,6 +86,8 @@ struct ReceiveCommand: AsyncParsableCommand {
                 break
             case .trouble(let xruns, let overflows, let dropped):
                 Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
+            case .periodChanged(let frames):
+                Console.err(NodeOutput.periodChangedLine(frames))
             case .callbackProfile(let profile):
                 Console.err(profile.summary)
             case .serverGone(let retrying):

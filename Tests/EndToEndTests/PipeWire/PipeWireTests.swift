@@ -1,0 +1,145 @@
+import EndToEndSupport
+import Foundation
+import Testing
+
+/// The valid readings (`"invalid": false`, a frequency) of a node's `--json` reports.
+private func validFrequencies(_ command: LiveCommand) -> [Double] {
+    command.reports.compactMap { report in
+        (report["invalid"] as? Bool) == false ? report["freq_hz"] as? Double : nil
+    }
+}
+
+/// A node playing 997 Hz at −18 dBFS as client `player`, once `player:out` is in the graph.
+private func startPlayer(on pipeWire: PrivatePipeWire) throws -> LiveCommand {
+    let player = try pipeWire.live(["run", "--name", "player", "--freq", "997", "--level", "-18", "--json"])
+    #expect(pipeWire.waitForPort("player:out"), "\(player.stderr)")
+    return player
+}
+
+/// A node as client `listener` reading `player:out` (its own tone muted), with `--json` and `extra` arguments.
+private func startListener(on pipeWire: PrivatePipeWire, _ extra: [String] = []) throws -> LiveCommand {
+    try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute", "--json"] + extra)
+}
+
+extension JackServerTests {
+    /// The commands under PipeWire's JACK (`pw-jack`), against a headless
+    /// PipeWire each test starts itself (`PrivatePipeWire`). Serialized with
+    /// the other JACK suites: every client here is a process of its own, but
+    /// PipeWire's graph shares the two cores with theirs.
+    @Suite("Under PipeWire's JACK")
+    struct PipeWireTests {
+        @Test("demo identifies all its tones (its loop runs through a second client)")
+        func demo() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer { pipeWire.stop() }
+            let result = try pipeWire.run(["demo"], timeoutSeconds: 60)
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            #expect((result.stdout + result.stderr).contains("all 5 tones identified"), "\(result.stdout)\n\(result.stderr)")
+        }
+
+        @Test("run --loopback reads its own tone; measure --loopback reads one quantum")
+        func loopback() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer { pipeWire.stop() }
+            let run = try pipeWire.live(["run", "--loopback", "--freq", "1234.5", "--level", "-18", "--json", "--duration", "1.5"])
+            let exit = run.exitStatus(timeoutSeconds: 20)
+            #expect(exit?.status == 0, "\(run.stderr)")
+            let readings = validFrequencies(run)
+            #expect(readings.count >= 20, "\(run.stdout)\n\(run.stderr)")
+            for frequency in readings { #expect(abs(frequency - 1234.5) < 0.001) }
+            #expect(!pipeWire.jackPorts().contains { $0.hasPrefix("tonenode-loop:") }, "the relay closes with the node")
+
+            let measure = try pipeWire.run(["measure", "--loopback", "--json"], timeoutSeconds: 30)
+            #expect(measure.status == 0, "\(measure.stderr)")
+            let summary = try #require(measure.stdoutLines.compactMap(parseReport).last, "\(measure.stdout)\n\(measure.stderr)")
+            let period = try #require(summary["period_frames"] as? Int)
+            let latency = try #require(summary["latency_frames"] as? Double)
+            #expect(abs(latency - Double(period)) < 0.01, "latency \(latency) frames at \(period) frames/period")
+        }
+
+        @Test("two nodes: one plays 997 Hz into the other, which reads it")
+        func twoNodes() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer { pipeWire.stop() }
+            let player = try startPlayer(on: pipeWire)
+            defer { player.stop() }
+            let listener = try startListener(on: pipeWire, ["--duration", "1.5"])
+            #expect(listener.exitStatus(timeoutSeconds: 20)?.status == 0, "\(listener.stderr)")
+            let readings = validFrequencies(listener)
+            #expect(readings.count >= 20, "\(listener.stdout)\n\(listener.stderr)")
+            for frequency in readings { #expect(abs(frequency - 997) < 0.001) }
+        }
+
+        @Test("PipeWire killed and started again under two nodes: both say so, reconnect, and the listener reads 997 Hz again")
+        func restart() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer { pipeWire.stop() }
+            let player = try startPlayer(on: pipeWire)
+            defer { player.stop() }
+            let listener = try startListener(on: pipeWire)
+            defer { listener.stop() }
+            #expect(listener.waitUntil(timeoutSeconds: 10) { !validFrequencies($0).isEmpty }, "\(listener.stderr)")
+            // Killed (SIGKILL) and started again a second later: PipeWire's libjack tells its clients nothing.
+            try pipeWire.restart()
+            for node in [player, listener] {
+                #expect(node.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("tonenode: reconnected: client") },
+                        "\(node.stderr)")
+                #expect(node.stderr.contains("tonenode: the JACK server shut the client down; waiting for it to come back"))
+            }
+            let before = listener.lineCount
+            // The connection comes back from either end (each restores what it had).
+            #expect(listener.waitUntil(timeoutSeconds: 10) {
+                $0.lines(from: before).compactMap(parseReport).contains { abs(($0["freq_hz"] as? Double ?? 0) - 997) < 0.001 }
+            }, "\(listener.stderr)")
+            listener.signal(SIGTERM)
+            #expect(listener.exitStatus(timeoutSeconds: 5)?.status == 0, "\(listener.stderr)")
+        }
+
+        @Test("a quantum forced to 256 during measure --loopback: it measures again, and reads one new quantum")
+        func quantumChangeDuringMeasure() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer {
+                try? pipeWire.forceQuantum(0)
+                pipeWire.stop()
+            }
+            let measure = try pipeWire.live(["measure", "--loopback", "--json"])
+            // "measuring…" comes a few periods before the recording (about 4 s at the default
+            // --sweep-seconds 2): a second later the recording runs.
+            #expect(measure.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("measuring…") }, "\(measure.stderr)")
+            usleep(1_000_000)
+            try pipeWire.forceQuantum(256)
+            #expect(measure.exitStatus(timeoutSeconds: 30)?.status == 0, "\(measure.stderr)")
+            #expect(measure.stderr.contains("the period changed from 1024 to 256 frames during the measurement; measuring again"),
+                    "\(measure.stderr)")
+            let summary = try #require(measure.reports.last, "\(measure.stdout)\n\(measure.stderr)")
+            #expect(summary["period_frames"] as? Int == 256)
+            let latency = try #require(summary["latency_frames"] as? Double)
+            #expect(abs(latency - 256) < 0.01, "latency \(latency) frames")
+        }
+
+        @Test("a quantum forced 2048 → 256 → released during a run: the listener says so, and no valid reading is wrong")
+        func quantumChange() throws {
+            let pipeWire = try PrivatePipeWire()
+            defer {
+                try? pipeWire.forceQuantum(0)
+                pipeWire.stop()
+            }
+            let player = try startPlayer(on: pipeWire)
+            defer { player.stop() }
+            let listener = try startListener(on: pipeWire, ["--duration", "5"])
+            #expect(listener.waitUntil(timeoutSeconds: 10) { !validFrequencies($0).isEmpty }, "\(listener.stderr)")
+            for quantum in [2048, 256, 0] {
+                try pipeWire.forceQuantum(quantum)
+                usleep(1_000_000)
+            }
+            #expect(listener.exitStatus(timeoutSeconds: 20)?.status == 0, "\(listener.stderr)")
+            let readings = validFrequencies(listener)
+            #expect(readings.count >= 50, "\(listener.stdout)\n\(listener.stderr)")
+            let wrong = readings.filter { abs($0 - 997) >= 0.01 }
+            #expect(wrong.isEmpty, "\(wrong.count) of \(readings.count) valid readings are not 997 Hz: \(wrong.prefix(8))")
+            let changes = listener.reports.filter { $0["event"] as? String == "period_changed" }.compactMap { $0["period_frames"] as? Int }
+            #expect(changes.contains(2048) && changes.contains(256), "period_changed events: \(changes)\n\(listener.stderr)")
+            #expect(listener.stderr.contains("tonenode: period changed to 2048 frames"), "\(listener.stderr)")
+        }
+    }
+}
