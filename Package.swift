@@ -59,7 +59,10 @@ let package = Package(
         .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"]),
         // LV2 (Debian lv2-dev): the C descriptor table over ToneLV2's `@_cdecl` entry points.
         .target(name: "CLV2", publicHeadersPath: "."),
-        .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"], swiftSettings: optimizedInDebug),
+        // -z nodelete: a host's dlclose leaves it loaded (the Swift runtime cannot be
+        // unloaded; each load and unload lost its caches, 120 KB a cycle under ASan).
+        .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"], swiftSettings: optimizedInDebug,
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
         .executableTarget(
             name: "tonenode",
             dependencies: [
