@@ -38,10 +38,21 @@ enum LV2Bundle {
         return .success(root)
     }()
 
+    /// Whether the library is built with AddressSanitizer (scripts/sanitize):
+    /// only a host with ASan's runtime can load it.
+    static let isSanitized: Bool = {
+        let library = productsDirectory.appendingPathComponent("libToneNodeLV2.so").path
+        let check = try? runCommand(["-c", "nm -D '\(library)' | grep -q ' U __asan_init'"], executable: "/bin/sh",
+                                    timeoutSeconds: 30)
+        return check?.status == 0
+    }()
+
     /// `lv2host`, compiled against lilv and libsndfile, or why it could not be.
+    /// For a sanitized library, by the Swift toolchain's clang with its ASan runtime.
     static let host: Result<String, LV2BundleError> = {
         let output = NSTemporaryDirectory() + "tn-lv2host-\(getpid())"
-        let script = "cc -O1 -g -Wall -Wextra -Werror -o '\(output)' '\(packageRoot)/Tests/EndToEndTests/LV2/lv2host.c' "
+        let compiler = isSanitized ? "\"$(dirname \"$(readlink -f \"$(command -v swift)\")\")/clang\" -fsanitize=address" : "cc"
+        let script = "\(compiler) -O1 -g -Wall -Wextra -Werror -o '\(output)' '\(packageRoot)/Tests/EndToEndTests/LV2/lv2host.c' "
             + "$(pkg-config --cflags --libs lilv-0 sndfile)"
         guard let built = try? runCommand(["-c", script], executable: "/bin/sh", timeoutSeconds: 60),
               built.status == 0 else {
