@@ -14,8 +14,7 @@ import ToneDSP
 final class AnalyzerPlugin {
     let sampleRateHz: Double
     private let schedule: UnsafePointer<LV2_Worker_Schedule>
-    /// Port buffers by `AnalyzerPort` (nil until the host connects them).
-    private let ports: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let ports = PortTable(count: Port.count)
     let capture: InputCapture
     /// Frames `run` copies between two looks at the schedule (a block larger
     /// than the ring is fed in pieces, so a host whose worker runs at once,
@@ -34,8 +33,6 @@ final class AnalyzerPlugin {
         guard sampleRateHz.isFinite, ToneEstimatorConfiguration.sampleRateRangeHz.contains(sampleRateHz) else { return nil }
         self.sampleRateHz = sampleRateHz
         self.schedule = schedule
-        ports = .allocate(capacity: Port.count)
-        ports.initialize(repeating: nil, count: Port.count)
         // Four seconds, as the node's capture: room for a slow worker.
         let capacity = max(4 * Int(sampleRateHz), 4 * AnalyzerSettings.windowFrames)
         capture = InputCapture(capacityFrames: capacity)
@@ -43,15 +40,9 @@ final class AnalyzerPlugin {
         worker = AnalyzerWorker(sampleRateHz: sampleRateHz, chunkFrames: pieceFrames)
     }
 
-    deinit {
-        ports.deinitialize(count: Port.count)
-        ports.deallocate()
-    }
+    deinit { ports.free() }
 
-    func connect(_ port: Int, _ data: UnsafeMutableRawPointer?) {
-        guard port >= 0 && port < Port.count else { return }
-        ports[port] = data?.assumingMemoryBound(to: Float.self)
-    }
+    func connect(_ port: Int, _ data: UnsafeMutableRawPointer?) { ports.connect(port, data) }
 
     // MARK: - Audio thread
 
@@ -60,8 +51,8 @@ final class AnalyzerPlugin {
     /// locks or waits, at any block size.
     @_noLocks
     func run(frames: Int) {
-        if let latency = ports[Port.latency] { latency.pointee = 0 }
-        if let input = ports[Port.input] {
+        if let latency = ports.buffer(Port.latency) { latency.pointee = 0 }
+        if let input = ports.buffer(Port.input) {
             var done = 0
             while done < frames {
                 let piece = min(frames - done, pieceFrames)
@@ -71,7 +62,7 @@ final class AnalyzerPlugin {
                 if unscheduled >= hopFrames { requestWork() }
             }
             // In place or not: `copyMemory` is a memmove.
-            if let output = ports[Port.output] {
+            if let output = ports.buffer(Port.output) {
                 UnsafeMutableRawPointer(output).copyMemory(from: input, byteCount: frames * MemoryLayout<Float>.stride)
             }
         }
@@ -82,8 +73,8 @@ final class AnalyzerPlugin {
     /// leaves the frames counted for the next block.
     @_noLocks
     private func requestWork() {
-        var request = AnalyzerRequest(mode: control(Port.mode, 0), a4Hz: control(Port.a4, 440),
-                                      lowHz: control(Port.low, 20), highHz: control(Port.high, 20000))
+        var request = AnalyzerRequest(mode: ports.value(Port.mode, 0), a4Hz: ports.value(Port.a4, 440),
+                                      lowHz: ports.value(Port.low, 20), highHz: ports.value(Port.high, 20000))
         let schedule = schedule    // a pointer, not `self`: the closure then retains nothing
         let status = withUnsafeBytes(of: &request) { bytes in
             // Unknown to the checker, safe by contract: the worker extension
@@ -96,11 +87,6 @@ final class AnalyzerPlugin {
         if status == 0 { unscheduled = 0 }
     }
 
-    @_noLocks
-    private func control(_ port: Int, _ fallback: Float) -> Float {
-        ports[port]?.pointee ?? fallback
-    }
-
     /// A reading from the worker (audio thread, between blocks): shown at once.
     @_noLocks
     func receive(_ reading: AnalyzerReading) {
@@ -110,20 +96,16 @@ final class AnalyzerPlugin {
 
     @_noLocks
     private func show() {
-        put(Port.frequency, shown.frequencyHz)
-        put(Port.level, shown.levelDBFS)
-        put(Port.snr, shown.snrDB)
-        put(Port.note, shown.note)
-        put(Port.cents, shown.cents)
-        put(Port.sigmaHz, shown.sigmaHz)
-        put(Port.sigmaCents, shown.sigmaCents)
-        put(Port.valid, shown.valid)
+        ports.set(Port.frequency, shown.frequencyHz)
+        ports.set(Port.level, shown.levelDBFS)
+        ports.set(Port.snr, shown.snrDB)
+        ports.set(Port.note, shown.note)
+        ports.set(Port.cents, shown.cents)
+        ports.set(Port.sigmaHz, shown.sigmaHz)
+        ports.set(Port.sigmaCents, shown.sigmaCents)
+        ports.set(Port.valid, shown.valid)
     }
 
-    @_noLocks
-    private func put(_ port: Int, _ value: Float) {
-        ports[port]?.pointee = value
-    }
 }
 
 /// The analyzer's ports, numbered as `bundle/tonenode.ttl` declares them.
