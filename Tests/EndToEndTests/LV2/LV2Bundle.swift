@@ -53,7 +53,7 @@ enum LV2Bundle {
         let output = NSTemporaryDirectory() + "tn-lv2host-\(getpid())"
         let compiler = isSanitized ? "\"$(dirname \"$(readlink -f \"$(command -v swift)\")\")/clang\" -fsanitize=address" : "cc"
         let script = "\(compiler) -O1 -g -Wall -Wextra -Werror -o '\(output)' '\(packageRoot)/Tests/EndToEndTests/LV2/lv2host.c' "
-            + "$(pkg-config --cflags --libs lilv-0 sndfile)"
+            + "$(pkg-config --cflags --libs lilv-0 sndfile) -lm"
         guard let built = try? runCommand(["-c", script], executable: "/bin/sh", timeoutSeconds: 60),
               built.status == 0 else {
             return .failure(LV2BundleError("lv2host.c did not compile (liblilv-dev installed?)"))

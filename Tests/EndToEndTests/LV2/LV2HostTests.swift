@@ -100,6 +100,29 @@ struct LV2HostTests {
         let result = try LV2Bundle.runHost(LV2Bundle.analyzer, file, ["--no-worker"])
         #expect(result.status == 0, "lv2host: \(result.stderr)")
     }
+    @Test("the generator plugin: 440 Hz, then 880 Hz glided over 50 ms, no step larger than the sine's own; analyze reads both exactly")
+    func generatorGlides() throws {
+        let file = NSTemporaryDirectory() + "tn-lv2-gen-\(UUID().uuidString).wav"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let host = try runCommand(["--generator", LV2Bundle.generator, file, "--seed", "3"], executable: LV2Bundle.host.get(),
+                                  environment: ["LV2_PATH": LV2Bundle.staged.get()], timeoutSeconds: 60)
+        #expect(host.status == 0, "lv2host: \(host.stderr)")
+        // Phase-continuous and ramped: no sample-to-sample step above an 880 Hz sine's at −12 dBFS
+        // (2π · 880 / 48000 · 0.2512 = 0.02892; measured 0.028919).
+        let step = try #require(host.stdoutLines.first { $0.hasPrefix("maxstep ") }.flatMap { Double($0.dropFirst(8)) })
+        #expect(step <= 2 * Double.pi * 880 / 48000 * pow(10, -12.0 / 20) * 1.0001, "max step \(step)")
+        let analyzed = try runCommand(["analyze", file, "--json"], timeoutSeconds: 60)
+        let reports = analyzed.stdoutLines.compactMap(parseReport).compactMap { report -> (Double, Double, Double)? in
+            guard let time = report["time_s"] as? Double, let frequency = report["freq_hz"] as? Double,
+                  let level = report["level_dbfs"] as? Double else { return nil }
+            return (time, frequency, level)
+        }
+        let before = reports.filter { $0.0 > 0.2 && $0.0 < 0.99 }
+        let after = reports.filter { $0.0 > 1.2 }
+        #expect(!before.isEmpty && before.allSatisfy { abs($0.1 - 440) < 1e-6 && abs($0.2 + 12) < 1e-3 }, "\(before.prefix(3))")
+        #expect(!after.isEmpty && after.allSatisfy { abs($0.1 - 880) < 1e-6 && abs($0.2 + 12) < 1e-3 }, "\(after.prefix(3))")
+    }
+
     // lv2apply (lilv-utils 0.24.14) cannot host the analyzer: it offers no
     // features, so the required worker refuses it, and it then uses the
     // NULL instance (a segmentation fault in lv2apply).

@@ -3,6 +3,7 @@
 // (as offline hosts run it) and its responses go back after each run().
 //
 //   lv2host URI FILE.wav [--seed N] [--max-block N] [--mode M] [--instances K] [--cycles C] [--no-worker]
+//   lv2host --generator URI OUT.wav [--seed N]
 //
 // Feeds FILE (channel 0) in blocks of seeded random sizes (1 … max-block,
 // now and then one of 10 × max-block) and prints a line per changed reading
@@ -10,7 +11,13 @@
 // Exits 2 if an audio output differs from its input in any bit, 3 if two
 // instances disagree, 4 if the plugin cannot be instantiated, 5 if it can
 // be without the worker feature (with --no-worker: 0 when refused).
+//
+// --generator: the generator plugin plays 1 s at 440 Hz, −12 dBFS, then its
+// frequency is set to 880 Hz with a 50 ms glide for 1 s more, in seeded random
+// blocks; writes OUT.wav (48 kHz float) and prints "maxstep D", the largest
+// difference between two successive samples.
 #include <lilv/lilv.h>
+#include <math.h>
 #include <lv2/worker/worker.h>
 #include <sndfile.h>
 #include <stdint.h>
@@ -60,7 +67,52 @@ static void deliver(Slot *slot) {
     slot->response_count = 0;
 }
 
+static int run_generator(const char *uri_text, const char *path, uint64_t seed) {
+    const double rate = 48000;
+    const long frames = 2 * (long)rate;
+    LilvWorld *world = lilv_world_new();
+    lilv_world_load_all(world);
+    LilvNode *uri = lilv_new_uri(world, uri_text);
+    const LilvPlugin *plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), uri);
+    LilvInstance *instance = plugin ? lilv_plugin_instantiate(plugin, rate, NULL) : NULL;
+    if (!instance) { fprintf(stderr, "lv2host: cannot instantiate %s\n", uri_text); return 4; }
+    float controls[5] = { 0, 440, -12, 0, 0.05f };
+    for (uint32_t p = 1; p < 5; ++p) lilv_instance_connect_port(instance, p, &controls[p]);
+    float *audio = calloc((size_t)frames, sizeof(float));
+    lilv_instance_activate(instance);
+    rng_state = seed;
+    for (long done = 0; done < frames;) {
+        long block = 1 + (long)(next_random() % 2048);
+        if (block > frames - done) block = frames - done;
+        if (done >= frames / 2) controls[1] = 880;
+        else if (done + block > frames / 2) block = frames / 2 - done;   // the change exactly at 1 s
+        lilv_instance_connect_port(instance, 0, audio + done);
+        lilv_instance_run(instance, (uint32_t)block);
+        done += block;
+    }
+    double step = 0;
+    for (long i = 1; i < frames; ++i) {
+        double d = fabs((double)audio[i] - audio[i - 1]);
+        if (d > step) step = d;
+    }
+    printf("maxstep %.9g\n", step);
+    SF_INFO info = { .samplerate = (int)rate, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_FLOAT };
+    SNDFILE *file = sf_open(path, SFM_WRITE, &info);
+    if (!file) { fprintf(stderr, "lv2host: %s\n", sf_strerror(NULL)); return 73; }
+    sf_writef_float(file, audio, frames);
+    sf_close(file);
+    lilv_instance_deactivate(instance);
+    lilv_instance_free(instance);
+    free(audio);
+    lilv_node_free(uri);
+    lilv_world_free(world);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc >= 4 && !strcmp(argv[1], "--generator")) {
+        return run_generator(argv[2], argv[3], argc >= 6 && !strcmp(argv[4], "--seed") ? strtoull(argv[5], NULL, 10) : 1);
+    }
     if (argc < 3) { fprintf(stderr, "usage: lv2host URI FILE.wav [options]\n"); return 64; }
     const char *uri_text = argv[1], *path = argv[2];
     uint64_t seed = 1; long max_block = 4096; float mode = 0; int instances = 1, cycles = 1, no_worker = 0;
