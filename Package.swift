@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ToneEngine", targets: ["ToneEngine"]),
         // Seeded noise and channel models shared by the unit tests and the benchmarks.
         .library(name: "ToneTestSupport", targets: ["ToneTestSupport"]),
+        // The LV2 bundle's binary (the analyzer and generator plugins; Sources/ToneLV2/bundle).
+        .library(name: "ToneNodeLV2", type: .dynamic, targets: ["ToneLV2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +58,12 @@ let package = Package(
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
         .target(name: "TonePlot"),
         .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"]),
+        // LV2 (Debian lv2-dev): the C descriptor table over ToneLV2's `@_cdecl` entry points.
+        .target(name: "CLV2", publicHeadersPath: "."),
+        // -z nodelete: a host's dlclose leaves it loaded (the Swift runtime cannot be
+        // unloaded; each load and unload lost its caches, 120 KB a cycle under ASan).
+        .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"], swiftSettings: optimizedInDebug,
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
         .executableTarget(
             name: "tonenode",
             dependencies: [
@@ -83,6 +91,7 @@ let package = Package(
             name: "EndToEndTests",
             // tonenode: not imported; listed so the binary the tests run is built first.
             dependencies: ["EndToEndSupport", "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "ToneOSC",
-                           "ToneTestSupport", "tonenode"]),
+                           "ToneTestSupport", "tonenode"],
+            exclude: ["LV2/lv2host.c"]),
     ]
 )

@@ -33,16 +33,39 @@ public final class JalvHost {
     /// - Parameters:
     ///   - controls: control port symbol → value (`jalv -c SYM=VAL`).
     ///   - firstOutput: the audio output port (short name) to wait for.
+    ///   - environment: added to jalv's (`LV2_PATH` for a bundle not installed).
     public init(name: String, uri: String, server: String, controls: [String: Double] = [:],
-                firstOutput: String) throws {
+                firstOutput: String, environment: [String: String] = [:]) throws {
         self.name = name
         let settings = controls.sorted { $0.key < $1.key }.flatMap { ["-c", "\($0.key)=\($0.value)"] }
-        command = try LiveCommand(["-x", "-n", name] + settings + [uri], executable: Self.executable,
-                                  environment: ["JACK_DEFAULT_SERVER": server], input: .pipe, stopGraceSeconds: 2)
+        // Through stdbuf (it execs jalv: one PID): jalv's stdout, a file, is then
+        // line-buffered, so `monitors` answers as it prints.
+        command = try LiveCommand(["-oL", Self.executable, "-x", "-n", name] + settings + [uri], executable: "/usr/bin/stdbuf",
+                                  environment: environment.merging(["JACK_DEFAULT_SERVER": server]) { $1 }, input: .pipe, stopGraceSeconds: 2)
         try waitForPort("\(name):\(firstOutput)", server: server, timeoutSeconds: 10)
     }
 
     deinit { stop() }
+
+    /// The plugin's control ports as jalv's `monitors` command prints them
+    /// (`SYMBOL = VALUE`, inputs and outputs, in port order up to `last`, the
+    /// last control port's symbol), or nil if it did not answer in time.
+    public func monitors(last: String, timeoutSeconds: Double = 5) -> [String: Double]? {
+        let start = command.lineCount
+        command.send("monitors")
+        var values: [String: Double] = [:]
+        let answered = command.waitUntil(timeoutSeconds: timeoutSeconds) { command in
+            values = [:]
+            for line in command.lines(from: start) {
+                // The console's prompt ("> ") may precede the first line.
+                let parts = line.replacingOccurrences(of: "> ", with: "").split(separator: "=")
+                guard parts.count == 2, let value = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { continue }
+                values[parts[0].trimmingCharacters(in: .whitespaces)] = value
+            }
+            return values[last] != nil
+        }
+        return answered ? values : nil
+    }
 
     public func stop() { command.stop() }
 }

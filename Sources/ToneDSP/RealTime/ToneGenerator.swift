@@ -12,7 +12,10 @@
 public struct ToneGenerator: Sendable {
     public let sampleRateHz: Double
     /// The steady voice.
-    public var voice: Oscillator { @inlinable @_noLocks get { _voice } }
+    public var voice: Oscillator {
+        @inlinable @_noLocks get { _voice }
+        @inlinable @_noLocks set { _voice = newValue }
+    }
     @usableFromInline var _voice: Oscillator
     /// Phase increment of the steady tone (`freq`).
     public private(set) var toneIncrement: UInt64

@@ -1,0 +1,17 @@
+/// What `run()` hands the worker with each `schedule_work`: the control
+/// inputs as they were then. The host copies it; plain values only.
+struct AnalyzerRequest: BitwiseCopyable {
+    /// 0 tone, 1 pitch (the `mode` port's enumeration).
+    var mode: Float
+    var a4Hz: Float
+    var lowHz: Float
+    var highHz: Float
+
+    @_noLocks
+    init(mode: Float, a4Hz: Float, lowHz: Float, highHz: Float) {
+        self.mode = mode
+        self.a4Hz = a4Hz
+        self.lowHz = lowHz
+        self.highHz = highHz
+    }
+}

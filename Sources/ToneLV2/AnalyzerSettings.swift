@@ -1,0 +1,53 @@
+import ToneDSP
+
+/// The analysis the control inputs ask for, made valid the way the node's
+/// settings are (`tonenode run --mode --a4 --band`; ToneCore's `NodeSettings`):
+/// values out of range are clamped rather than refused, since a plugin host's
+/// slider cannot be told no. Worker thread.
+struct AnalyzerSettings: Equatable {
+    var mode: AnalysisMode
+    var a4Hz: Double
+    var lowHz: Double
+    var highHz: Double
+    let sampleRateHz: Double
+
+    /// The node's window and hop (`--fft-size 4096`, `--hop 512`: ToneCore's
+    /// `NodeSettings` defaults, restated here since ToneLV2 does not link
+    /// ToneCore and its Foundation).
+    static let windowFrames = 4096
+    static let hopFrames = 512
+
+    init(_ request: AnalyzerRequest, sampleRateHz: Double) {
+        self.sampleRateHz = sampleRateHz
+        mode = request.mode >= 0.5 ? .pitch : .tone
+        let range = EqualTemperament.a4RangeHz
+        let a4 = Double(request.a4Hz)
+        a4Hz = a4.isFinite ? min(max(a4, range.lowerBound), range.upperBound) : 440
+        let nyquist = sampleRateHz / 2
+        // The band needs `minimumBandBins` bins; a low edge too close to the top gives way.
+        let minimumWidth = ToneEstimatorConfiguration.minimumBandBins * sampleRateHz / Double(Self.windowFrames)
+        let high = Double(request.highHz)
+        highHz = high.isFinite ? min(max(high, minimumWidth), nyquist) : nyquist
+        let low = Double(request.lowHz)
+        lowHz = low.isFinite ? min(max(low, 0), highHz - minimumWidth) : 0
+    }
+
+    /// The node's analyzer for these settings (`NodeSettings.makeAnalyzer`):
+    /// the tone estimator over the band, or the pitch detector with the band
+    /// as its fundamental range (capped at a quarter of the rate, as the node's).
+    func makeAnalyzer() throws -> any StreamAnalyzer {
+        switch mode {
+        case .tone:
+            let configuration = ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: Self.windowFrames,
+                                                           lowHz: lowHz, highHz: highHz)
+            let estimator = try ToneEstimator(configuration, planning: .estimate)
+            return try ToneAnalyzer(estimator: estimator, hopFrames: Self.hopFrames)
+        case .pitch:
+            let configuration = PitchDetectorConfiguration(sampleRateHz: sampleRateHz, frameSize: Self.windowFrames,
+                                                           lowHz: max(lowHz, 1), highHz: min(highHz, sampleRateHz / 4))
+            let detector = try PitchDetector(configuration, planning: .estimate)
+            return try PitchAnalyzer(detector: detector, hopFrames: Self.hopFrames,
+                                     temperament: EqualTemperament(a4Hz: a4Hz))
+        }
+    }
+}
