@@ -144,10 +144,14 @@ final class ChannelFeed {
                 report.channel = channel
                 // A window that began before the connections were made holds the time before the signal.
                 let windowStart = Int((report.timeSeconds * engine.sampleRateHz).rounded()) - analyzer.windowFrames
-                // A window across an xrun or a period change is no reading: withheld.
+                // A tone read in a window across an xrun or a period change is
+                // no reading: withheld. "No tone" stays (a silent or unconnected
+                // input reads the same across it; an idle worker looks once a
+                // second, so the span it blames is that long).
                 if let counters = discontinuityCounters,
                    !discontinuities.admits(windowStart..<windowStart + analyzer.windowFrames, counters: counters,
-                                           capturedFrames: { capturedFrames(channel) }) { return }
+                                           capturedFrames: { capturedFrames(channel) }),
+                   report.reading.frequencyHz != nil || !report.reading.tones.isEmpty { return }
                 report.settled = windowStart >= settledFrom
                 if report.settled { settledReported = true }
                 router.take(report)
