@@ -25,6 +25,31 @@ extension JackClient {
         portFlags(fullName) & Int32(JackPortIsInput.rawValue) != 0
     }
 
+    /// Why connecting `source` to `destination` failed when one of them points
+    /// the wrong way (an input as the source, an output as the destination),
+    /// naming the ports of the right direction and type that would fit: those
+    /// of the same client first. Nil when both point the right way. Main thread.
+    func wrongDirection(from source: String, to destination: String) -> JackError? {
+        if portFlags(source) & Int32(JackPortIsInput.rawValue) != 0 {
+            return .wrongDirection(port: source, isOutput: false, other: destination,
+                                   fitting: ports(like: source, outputs: true))
+        }
+        if portFlags(destination) & Int32(JackPortIsOutput.rawValue) != 0 {
+            return .wrongDirection(port: destination, isOutput: true, other: source,
+                                   fitting: ports(like: destination, outputs: false))
+        }
+        return nil
+    }
+
+    /// The ports of `fullName`'s type in the direction asked, its own client's first.
+    private func ports(like fullName: String, outputs: Bool) -> [String] {
+        guard let port = jack_port_by_name(handle, fullName), let short = jack_port_short_name(port),
+              let type = jack_port_type(port) else { return [] }
+        let clientPrefix = String(fullName.dropLast(String(cString: short).count))
+        let all = portNames(type: String(cString: type), outputs: outputs)
+        return all.filter { $0.hasPrefix(clientPrefix) } + all.filter { !$0.hasPrefix(clientPrefix) }
+    }
+
     private func portFlags(_ fullName: String) -> Int32 {
         jack_port_by_name(handle, fullName).map { jack_port_flags($0) } ?? 0
     }

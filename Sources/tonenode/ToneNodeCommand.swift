@@ -45,6 +45,11 @@ struct ToneNodeCommand: AsyncParsableCommand {
         SignalWatcher.install()
         JackClient.metadataWarnings { Console.err($0) }
         JackClient.useMetadataHelper(executable: "/proc/self/exe")
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = SubcommandSuggestion.problem(arguments: arguments, subcommands: SubcommandSuggestion.names(of: self)) {
+            Console.err("error: " + problem)
+            end(status: ExitCode.validationFailure.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
