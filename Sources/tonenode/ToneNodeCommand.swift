@@ -78,6 +78,7 @@ struct ToneNodeCommand: AsyncParsableCommand {
     /// stuck in the store, or a close still waits for the server's own metadata
     /// clean-up (exit-time clean-up in libjack could wait on it too).
     static func end(status: Int32) -> Never {
+        TerminalLine.restore()
         JackClient.finishMetadata()
         if JackClient.metadataIsStuck { _exit(status) }
         Glibc.exit(status)
