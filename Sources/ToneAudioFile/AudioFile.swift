@@ -1,4 +1,7 @@
 import CSndfile
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads audio files through libsndfile (WAV, FLAC, AIFF, Ogg … at any rate).
 public final class AudioFileReader {
@@ -94,7 +97,12 @@ public enum AudioFileWriter {
         info.channels = Int32(channels)
         info.format = sndfileFormat
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw .cannotWrite(path: path, reason: String(cString: sf_strerror(nil)))
+            // Plain words for what the system refused; libsndfile's own text for the rest.
+            let code = errno
+            let systemRefused = Int(sf_error(nil)) == SF_ERR_SYSTEM && code != 0
+            let reason = OutputFileProblem.check(path: path)?.description
+                ?? (systemRefused ? String(cString: strerror(code)) : String(cString: sf_strerror(nil)))
+            throw .cannotWrite(path: path, reason: reason)
         }
         defer { sf_close(handle) }
         let frames = samples.count / max(1, channels)

@@ -25,6 +25,38 @@ extension JackClient {
         portFlags(fullName) & Int32(JackPortIsInput.rawValue) != 0
     }
 
+    /// Why connecting `source` to `destination` failed when one of them points
+    /// the wrong way (an input as the source, an output as the destination),
+    /// naming the ports of the right direction and type that would fit: those
+    /// of the same client first. Nil when both point the right way. Main thread.
+    func wrongDirection(from source: String, to destination: String) -> JackError? {
+        if portFlags(source) & Int32(JackPortIsInput.rawValue) != 0 {
+            return .wrongDirection(port: source, isOutput: false, other: destination,
+                                   fitting: ports(like: source, outputs: true, notOf: destination))
+        }
+        if portFlags(destination) & Int32(JackPortIsOutput.rawValue) != 0 {
+            return .wrongDirection(port: destination, isOutput: true, other: source,
+                                   fitting: ports(like: destination, outputs: false, notOf: source))
+        }
+        return nil
+    }
+
+    /// The ports of `fullName`'s type in the direction asked, its own client's
+    /// first, none of `other`'s client (a client wired to itself is `--loopback`).
+    private func ports(like fullName: String, outputs: Bool, notOf other: String) -> [String] {
+        guard let port = jack_port_by_name(handle, fullName), let type = jack_port_type(port) else { return [] }
+        let own = clientPrefix(of: fullName), others = clientPrefix(of: other)
+        func belongs(_ name: String, to prefix: String?) -> Bool { prefix.map(name.hasPrefix) ?? false }
+        let all = portNames(type: String(cString: type), outputs: outputs).filter { !belongs($0, to: others) }
+        return all.filter { belongs($0, to: own) } + all.filter { !belongs($0, to: own) }
+    }
+
+    /// "client:" of a port's full name, found by the port's own short name (a client name may hold a colon).
+    private func clientPrefix(of fullName: String) -> String? {
+        guard let port = jack_port_by_name(handle, fullName), let short = jack_port_short_name(port) else { return nil }
+        return String(fullName.dropLast(String(cString: short).count))
+    }
+
     private func portFlags(_ fullName: String) -> Int32 {
         jack_port_by_name(handle, fullName).map { jack_port_flags($0) } ?? 0
     }

@@ -93,7 +93,8 @@ public final class JackClient {
         guard portExists(destination) else { throw JackError.noSuchPort(destination) }
         let code = jack_connect(handle, source, destination)
         if code != 0 && code != EEXIST {
-            throw JackError.connectionFailed(from: source, to: destination, code: code)
+            throw wrongDirection(from: source, to: destination)
+                ?? JackError.connectionFailed(from: source, to: destination, code: code)
         }
     }
 

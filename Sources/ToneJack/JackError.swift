@@ -8,6 +8,10 @@ public enum JackError: Error, CustomStringConvertible, Equatable {
     case activationFailed
     case noSuchPort(String)
     case connectionFailed(from: String, to: String, code: Int32)
+    /// A connection given the wrong way round: `port` is an output where an
+    /// input belongs (`isOutput`) or the other way; `other` is the port it was
+    /// to be connected with, `fitting` the ports that would fit (nearest first).
+    case wrongDirection(port: String, isOutput: Bool, other: String, fitting: [String])
     case callbackSetupFailed(Int32)
 
     public var description: String {
@@ -25,6 +29,15 @@ public enum JackError: Error, CustomStringConvertible, Equatable {
             return "no JACK port named '\(port)' (`jack_lsp` lists the ports)"
         case .connectionFailed(let from, let to, let code):
             return "JACK could not connect '\(from)' to '\(to)' (error \(code))"
+        case .wrongDirection(let port, let isOutput, let other, let fitting):
+            let wanted = isOutput ? "input" : "output"
+            let action = isOutput ? "connect '\(other)' to an input" : "connect an output to '\(other)'"
+            guard !fitting.isEmpty else {
+                return "'\(port)' is an \(isOutput ? "output" : "input"): \(action); the server has no \(wanted) of its type"
+            }
+            let shown = fitting.count > 6 ? fitting.prefix(5).joined(separator: ", ") + ", … (\(fitting.count) in all, `jack_lsp` lists them)"
+                : fitting.joined(separator: ", ")
+            return "'\(port)' is an \(isOutput ? "output" : "input"): \(action): \(shown)"
         case .callbackSetupFailed(let code):
             return "JACK refused a callback (step \(code))"
         }

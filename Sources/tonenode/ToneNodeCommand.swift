@@ -45,6 +45,11 @@ struct ToneNodeCommand: AsyncParsableCommand {
         SignalWatcher.install()
         JackClient.metadataWarnings { Console.err($0) }
         JackClient.useMetadataHelper(executable: "/proc/self/exe")
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = SubcommandSuggestion.problem(arguments: arguments, subcommands: SubcommandSuggestion.names(of: self)) {
+            Console.err("error: " + problem)
+            end(status: ExitCode.validationFailure.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -73,6 +78,7 @@ struct ToneNodeCommand: AsyncParsableCommand {
     /// stuck in the store, or a close still waits for the server's own metadata
     /// clean-up (exit-time clean-up in libjack could wait on it too).
     static func end(status: Int32) -> Never {
+        TerminalLine.restore()
         JackClient.finishMetadata()
         if JackClient.metadataIsStuck { _exit(status) }
         Glibc.exit(status)

@@ -60,6 +60,36 @@ struct ErrorTextTests {
         #expect(error.description == line)
     }
 
+    @Test("a connection the wrong way round names the ports that fit", arguments: [
+        (JackError.wrongDirection(port: "thru:output_1", isOutput: true, other: "tn:out", fitting: ["thru:input_1", "thru:input_2"]),
+         "'thru:output_1' is an output: connect 'tn:out' to an input: thru:input_1, thru:input_2"),
+        (.wrongDirection(port: "system:playback_1", isOutput: false, other: "tn:in", fitting: ["system:capture_1"]),
+         "'system:playback_1' is an input: connect an output to 'tn:in': system:capture_1"),
+        (.wrongDirection(port: "a:o", isOutput: true, other: "tn:out", fitting: []),
+         "'a:o' is an output: connect 'tn:out' to an input; the server has no input of its type"),
+        (.wrongDirection(port: "a:o", isOutput: true, other: "tn:out", fitting: (1...8).map { "b:in_\($0)" }),
+         "'a:o' is an output: connect 'tn:out' to an input: b:in_1, b:in_2, b:in_3, b:in_4, b:in_5, … (8 in all, `jack_lsp` lists them)"),
+        (.connectionFailed(from: "a:out", to: "b:in", code: -1), "JACK could not connect 'a:out' to 'b:in' (error -1)"),
+    ])
+    func jackConnection(error: JackError, line: String) {
+        #expect(error.description == line)
+    }
+
+    @Test("a file that cannot be written: one plain line naming the path")
+    func outputFile() {
+        let missing = "/nonexistent-\(getpid())/sub/x.wav"
+        #expect(OutputFileProblem.check(path: missing) == .noSuchDirectory("/nonexistent-\(getpid())/sub"))
+        #expect(OutputFileProblem.check(path: "/etc/passwd/x.svg") == .notADirectory("/etc/passwd"))
+        #expect(OutputFileProblem.check(path: "/tmp") == .isADirectory)
+        #expect(OutputFileProblem.check(path: NSTemporaryDirectory() + "tn-ok-\(getpid()).wav") == nil)
+        do {
+            try AudioFileWriter.writeWAV(path: missing, samples: [0], sampleRateHz: 48000)
+            Issue.record("wrote into a directory that does not exist")
+        } catch {
+            #expect(error.description == "cannot write \(missing): no such directory /nonexistent-\(getpid())/sub")
+        }
+    }
+
     @Test func patchFile() {
         #expect(PatchFileError.unreadable(path: "p.xml", problem: .noSuchFile).description == "cannot read p.xml: no such file")
         #expect(PatchFileError.invalid(path: "p.xml", problem: .unknownSocket("s")).description

@@ -40,6 +40,16 @@ public struct ToneReport: Sendable, Equatable {
     /// (live only): it holds audio from before the signal could arrive, so it
     /// is not a reading of the signal (JSON `"settled": false`).
     public var settled = true
+    /// True when nothing fed the input it was heard on as the node last
+    /// looked at the graph (live only, and only on a report with no tone): its
+    /// silence is a missing connection, not a quiet signal (JSON `"connected": false`).
+    public var unconnected = false
+
+    /// Sets `unconnected` when no tone was heard and nothing feeds this
+    /// report's input: `unconnectedInputs` holds those channels (from 0).
+    public mutating func markUnconnected(_ unconnectedInputs: Set<Int>) {
+        unconnected = reading.frequencyHz == nil && !reading.invalidInput && unconnectedInputs.contains(channel)
+    }
 
     public init(timeSeconds: Double, reading: ToneReading, channel: Int = 0, pitch: PitchReading? = nil) {
         self.timeSeconds = timeSeconds

@@ -39,6 +39,9 @@ public enum ChainRecorder {
         /// Xruns between arming and the end of the recording: with any, a
         /// period may have been lost and the figures may be wrong.
         public var xruns: Int
+        /// The recording frame at which each of those xruns was seen (to
+        /// within the 100 ms this thread may wait between looks).
+        public var xrunFrames: [Int] = []
         /// MIDI messages the output port could not take (none expected: a few per period at most).
         public var midiDropped: Int
         public var signal: MeasurementSignal
@@ -151,12 +154,15 @@ public enum ChainRecorder {
         }
         let limitSeconds = Double(signal.recordingFrames) / Double(client.sampleRateHz) * 2 + 5
         let deadline = Date().addingTimeInterval(limitSeconds)
+        var xrunFrames: [Int] = []
         while !engine.isFinished {
             if bridge.isShutdown { throw Failure.serverGone }
             if shouldStop() { throw Failure.stopped }
             if Date() > deadline { throw Failure.timedOut(seconds: limitSeconds) }
             bridge.wait(timeoutMilliseconds: 100)
             stalledServer?.look(nowNs: DispatchTime.now().uptimeNanoseconds)
+            let seen = bridge.xruns - xrunsBefore - xrunFrames.count
+            if seen > 0 { xrunFrames += Array(repeating: engine.framesRecorded, count: seen) }
         }
         let xruns = bridge.xruns - xrunsBefore
         let periodAfter = bridge.periodWatch.snapshot
@@ -165,7 +171,8 @@ public enum ChainRecorder {
         }
         let midiDropped = bridge.midiOutDropped
         let recordings = (0..<channels).map { channel in engine.withRecording(channel: channel) { Array($0) } }
+        if xruns > xrunFrames.count { xrunFrames += Array(repeating: signal.recordingFrames, count: xruns - xrunFrames.count) }
         return Run(clientName: client.name, sampleRateHz: client.sampleRateHz, periodFrames: client.bufferFrames,
-                   xruns: xruns, midiDropped: midiDropped, signal: signal, recordings: recordings)
+                   xruns: xruns, xrunFrames: xrunFrames, midiDropped: midiDropped, signal: signal, recordings: recordings)
     }
 }

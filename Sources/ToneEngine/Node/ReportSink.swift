@@ -35,10 +35,15 @@ public protocol ReportSink: AnyObject, Sendable {
     /// meanwhile together, instead of once a hop; each wake costs more than
     /// a hop's analysis (nil: once a hop).
     var batchSeconds: Double? { get }
+    /// The inputs (channels, from 0) nothing feeds, as the supervisor last
+    /// saw the graph (about once a second): a report with no tone from one
+    /// of them is marked `unconnected`. Called on the supervisor's task.
+    func inputsUnconnected(_ channels: Set<Int>)
 }
 
 extension ReportSink {
     public var stopAfterSeconds: Double? { nil }
     public var secondsUntilFlushDue: Double? { nil }
     public var batchSeconds: Double? { nil }
+    public func inputsUnconnected(_ channels: Set<Int>) {}
 }

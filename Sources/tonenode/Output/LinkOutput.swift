@@ -41,8 +41,9 @@ struct LinkOutput {
             }
             Console.out(line.description)
         } else if reading.hasProbe {
+            // One way, the two servers' frame counters share no origin: only the delay's changes are real.
             var text = String(format: "%8.2f s  %@ %10.3f frames (%7.3f ms)  gain %+6.2f dB  level %6.1f dBFS  dropouts %d",
-                              time, oneWay ? "delay  " : "latency", reading.latencyFrames,
+                              time, oneWay ? "relative delay" : "latency", reading.latencyFrames,
                               reading.latencyFrames / rate * 1000, reading.gainDB, reading.levelDBFS, dropouts)
             if let change = analyzer.changes.last, change.timeSeconds == reading.timeSeconds {
                 text += String(format: "  CHANGE %+.3f frames", change.toFrames - change.fromFrames)
@@ -92,7 +93,7 @@ struct LinkOutput {
     func plotSVG() -> String {
         let rate = Double(sessions.first?.session.sampleRateHz ?? 48000)
         let series = sessions.map { entry in
-            LinePlot.Series(name: oneWay ? "delay (ms)" : "latency (ms)",
+            LinePlot.Series(name: oneWay ? "relative delay (ms)" : "latency (ms)",
                             points: entry.session.analyzer.readings.filter(\.hasProbe).map {
                                 ($0.timeSeconds + entry.offsetSeconds, $0.latencyFrames / rate * 1000)
                             })
@@ -101,7 +102,7 @@ struct LinkOutput {
         let low = values.min() ?? 0, high = values.max() ?? 1
         let pad = max(0.01, (high - low) * 0.1)
         let end = series.flatMap { $0.points.map(\.x) }.max() ?? 1
-        var plot = LinePlot(title: oneWay ? "One-way delay over time (its slope is the clock drift)" : "Round-trip latency over time",
+        var plot = LinePlot(title: oneWay ? "Relative one-way delay, no fixed origin (its slope is the clock drift)" : "Round-trip latency over time",
                             xAxis: Axis(title: "time (s)", lower: 0, upper: max(end, 1)),
                             yAxis: Axis(title: "ms", lower: low - pad, upper: high + pad), series: series)
         plot.markers = sessions.flatMap { entry in

@@ -7,8 +7,12 @@ enum LinkSummaryFormatter {
                       oneWay: Bool, sessions: Int, xruns: Int, framesLost: Int, violations: [String]) -> String {
         var lines = ["summary: \(s.readingsWithProbe) of \(s.readings) readings carried the probe"
                      + (sessions > 1 ? " over \(sessions) server connections" : "")]
-        let what = oneWay ? "delay" : "latency"
+        let what = oneWay ? "relative delay" : "latency"
         if let spread = s.latencyFrames {
+            if oneWay {
+                lines.append("  the relative delay has no fixed origin (the servers' frame counters share none): "
+                             + "its changes and its slope (the drift) are real, its value is not a latency")
+            }
             lines.append(String(format: "  %@ (frames): min %.3f  median %.3f  p99 %.3f  max %.3f", what,
                                 spread.minimum, spread.median, spread.p99, spread.maximum))
             lines.append(String(format: "  %@ (ms):     min %.4f  median %.4f  p99 %.4f  max %.4f", what,

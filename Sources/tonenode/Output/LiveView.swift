@@ -38,6 +38,7 @@ enum LiveView {
         let r = report.reading
         let time = String(format: " %10.3f s", report.timeSeconds)
         if r.invalidInput { return [header, time + "   invalid input (NaN or Inf)", "", ""] }
+        if report.unconnected { return [header, time + "   in: not connected", "", " level " + meter(dbfs: nil, width: bar)] }
         guard let frequency = r.frequencyHz, let level = r.levelDBFS, let snr = r.snrDB,
               let (note, cents) = state.tuning.nearestNote(frequencyHz: frequency) else {
             let rms = r.rmsDBFS.map { String(format: "window %.1f dBFS", $0) } ?? "silence"

@@ -31,7 +31,12 @@ final class LiveViewRenderer: @unchecked Sendable {
         minimumInterval = 1 / maxRedrawsPerSecond
         self.prompt = prompt
         // Hide the cursor unless someone types at it.
-        if prompt == nil { write("\u{1B}[?25l") }
+        if prompt == nil {
+            write("\u{1B}[?25l")
+            TerminalLine.hidCursor()
+        } else {
+            TerminalLine.promptShown(on: STDOUT_FILENO)
+        }
     }
 
     func update(force: Bool = false, _ change: (inout LiveViewState) -> Void) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ToneCore
 import ToneDSP
+import ToneAudioFile
 import TonePlot
 
 /// `--plot FILE.svg`: checked before anything runs, written in one go.
@@ -10,22 +11,17 @@ enum PlotOption {
         guard path.lowercased().hasSuffix(".svg") else {
             throw ValidationError("--plot writes SVG: give a file name ending in .svg, not '\(path)'")
         }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("--plot: the directory '\(directory)' does not exist")
-        }
-    }
-
-    struct WriteError: Error, CustomStringConvertible {
-        let description: String
+        // A directory that is not there ends the command before it measures, in the
+        // one line every file-writing option gives (status 1, like a file it cannot read).
+        try OutputFileProblem.requireWritable(path: path)
     }
 
     static func write(_ svg: String, to path: String) throws {
         do {
             try svg.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw WriteError(description: "could not write the plot to '\(path)': \(error.localizedDescription)")
+            let reason = OutputFileProblem.check(path: path)?.description ?? error.localizedDescription
+            throw AudioFileError.cannotWrite(path: path, reason: reason)
         }
     }
 }

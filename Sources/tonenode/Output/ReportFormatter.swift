@@ -19,6 +19,8 @@ enum ReportFormatter {
         line.add("invalid", r.invalidInput)
         // Only when false: a settled report (the rule) carries no extra field.
         if !report.settled { line.add("settled", false) }
+        // Only when false: nothing feeds the input (a report with no tone).
+        if report.unconnected { line.add("connected", false) }
         if listTones {
             line.add("tones", r.tones.map { tone in
                 var object = JSONLine()
@@ -51,6 +53,8 @@ enum ReportFormatter {
     }
 
     static func humanReading(_ report: ToneReport, channel: Int?) -> String {
+        // Silence because nothing feeds the input: say that, not "no tone".
+        if report.unconnected { return timeColumn(report, channel: channel) + "   in: not connected" }
         if let pitch = report.pitch { return humanPitch(report, pitch, channel: channel) }
         let r = report.reading
         let time = timeColumn(report, channel: channel)

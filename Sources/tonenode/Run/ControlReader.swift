@@ -21,7 +21,10 @@ enum ControlReader {
         let thread = Thread {
             if interactive { report(hint) }
             while true {
-                if interactive, editor == nil { Console.errText(prompt) }
+                if interactive, editor == nil {
+                    Console.errText(prompt)
+                    TerminalLine.promptShown(on: STDERR_FILENO)
+                }
                 let typed = if let editor { editor.readLine() } else { readLine() }
                 guard let line = typed else { break }
                 do throws(ControlCommand.Problem) {

@@ -8,8 +8,6 @@ import Foundation
 ///
 /// Control reader's thread only (`readLine`); `restore` from any thread, once.
 final class LineEditor: @unchecked Sendable {
-    /// Saved settings; written once in `init` before any reader starts, then only read.
-    private static nonisolated(unsafe) var saved: termios?
     private let echo: (String) -> Void
     private var buffer: [UInt8] = []
 
@@ -17,22 +15,19 @@ final class LineEditor: @unchecked Sendable {
     init?(echo: @escaping (String) -> Void) {
         var settings = termios()
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else { return nil }
-        Self.saved = settings
+        TerminalLine.save(settings)
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &settings.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &settings) == 0 else { return nil }
-        atexit { LineEditor.restore() }
+        atexit { TerminalLine.restore() }
         self.echo = echo
     }
 
-    /// Puts the terminal back as it was.
-    static func restore() {
-        guard var settings = saved else { return }
-        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
-    }
+    /// Puts the terminal back as it was (and the prompt's line: `TerminalLine`).
+    static func restore() { TerminalLine.restore() }
 
     /// The next typed line, or nil at end of input.
     func readLine() -> String? {

@@ -15,6 +15,8 @@ final class ReportLineSink: ReportSink {
     let stop: @Sendable () -> Void
     let writer: LineWriter
     private let stopped = Atomic<Bool>(false)
+    /// The inputs nothing feeds, as the supervisor last saw the graph.
+    private let unconnected = Mutex<Set<Int>>([])
 
     init(json: Bool, listTones: Bool, channels: Int, durationSeconds: Double?,
          stop: @escaping @Sendable () -> Void, writer: LineWriter = LineWriter()) {
@@ -29,6 +31,8 @@ final class ReportLineSink: ReportSink {
     func take(_ report: ToneReport) {
         // `--duration`: the report that reaches it is the last one (a wake drains what the ring holds beyond).
         guard !stopped.load(ordering: .relaxed) else { return }
+        var report = report
+        report.markUnconnected(unconnected.withLock { $0 })
         writer.append(Self.line(report, json: json, channels: channels, listTones: listTones))
         if let durationSeconds, report.timeSeconds >= durationSeconds,
            !stopped.exchange(true, ordering: .relaxed) { stop() }
@@ -53,6 +57,8 @@ final class ReportLineSink: ReportSink {
         return json ? MessageFormatter.json(message, channel: number, timeOffsetSeconds: timeOffsetSeconds)
                     : MessageFormatter.human(message, channel: number, timeOffsetSeconds: timeOffsetSeconds)
     }
+
+    func inputsUnconnected(_ channels: Set<Int>) { unconnected.withLock { $0 = channels } }
 
     func flush() { writer.flush() }
 

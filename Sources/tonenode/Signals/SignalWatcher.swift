@@ -54,6 +54,7 @@ enum SignalWatcher {
     /// Installs the handlers and starts the signal thread. Once, before the command runs.
     static func install() {
         _ = posted    // initialise before any handler can run
+        TerminalLine.prepare()
         let thread = Thread {
             while sem_wait(posted) != 0 && errno == EINTR {}
             requested.store(true, ordering: .releasing)
@@ -112,6 +113,7 @@ enum SignalWatcher {
     /// Ends the process now (async-signal-safe): SIGTERM to the registered
     /// child, then `_exit(128 + the first signal)`.
     private static func forcedExit() -> Never {
+        TerminalLine.restore()
         let pid = child.load(ordering: .relaxed)
         if pid > 0 { kill(pid, SIGTERM) }
         _exit(128 + firstSignal.load(ordering: .relaxed))

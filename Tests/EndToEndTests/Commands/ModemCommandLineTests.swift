@@ -61,7 +61,7 @@ struct ModemCommandLineTests {
         #expect(fromStdin.stdout.contains("ultrasonic") && fromStdin.stdout.hasSuffix("piped in\n"))
     }
 
-    @Test("no message in the file: exit 1, nothing on stdout")
+    @Test("no message in the file: exit 1, nothing on stdout, one line on stderr saying so")
     func nothingFound() throws {
         let wav = Self.temporaryPath("noise.wav")
         defer { try? FileManager.default.removeItem(atPath: wav) }
@@ -74,6 +74,7 @@ struct ModemCommandLineTests {
         let result = try runCommand(["decode", wav, "--json"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines == ["tonenode: error: no message found in \(wav)"])
     }
 
     @Test("a missing frame: reported incomplete, exit 1")
@@ -92,6 +93,7 @@ struct ModemCommandLineTests {
         #expect(object["incomplete"] as? Bool == true)
         #expect(object["frames_received"] as? Int == 2 && object["frames"] as? Int == 3)
         #expect(object["text"] == nil && object["base64"] == nil)
+        #expect(result.stderrLines == ["tonenode: error: no complete message in \(cut) (1 incomplete, printed above)"])
     }
 
     static let badCases: [([String], Int32)] = [

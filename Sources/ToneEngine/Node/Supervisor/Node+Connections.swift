@@ -20,6 +20,24 @@ extension Node {
         return intoInput + fromOutput
     }
 
+    /// The inputs (channels, from 0) that nothing feeds in `connections`;
+    /// with `countingOwn`, those the node's own `--connect-in` or `--loopback`
+    /// feed count as fed (jack2 shows a connection just made from a later period on).
+    func unconnectedInputs(in connections: [NodeConnection], countingOwn: Bool = false) -> Set<Int> {
+        var fed = Set<String>()
+        for connection in connections {
+            switch connection {
+            case .intoInput(_, let input), .selfLoop(_, let input): fed.insert(input)
+            case .fromOutput: break
+            }
+        }
+        let ourPrefix = client.name + ":"
+        return Set(inputPortNames.indices.filter { index in
+            if countingOwn && (settings.loopback || settings.connectIn.count > index) { return false }
+            return !fed.contains(String(inputPortNames[index].dropFirst(ourPrefix.count)))
+        })
+    }
+
     /// Makes each connection; returns those that could not be made yet.
     func restore(_ connections: [NodeConnection]) -> [NodeConnection] {
         connections.filter { connection in

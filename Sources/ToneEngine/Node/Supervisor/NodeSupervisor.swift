@@ -84,6 +84,8 @@ public final class NodeSupervisor {
             handle(.opened(node, reconnected: reconnected))
             if !pending.isEmpty { handle(.connectionsPending(pending)) }
             var connections = node.connections()
+            var unconnected = node.unconnectedInputs(in: connections, countingOwn: true)
+            reportSink?.inputsUnconnected(unconnected)
             // The first report or message takes a new snapshot at once: one
             // right after the node's own connects can miss them (jack2 shows
             // a connection from the next period's graph on), and a server
@@ -107,6 +109,8 @@ public final class NodeSupervisor {
                     pending = still
                 }
                 connections = node.connections()
+                unconnected = node.unconnectedInputs(in: connections)
+                reportSink?.inputsUnconnected(unconnected)
             }
             events: for await event in node.events {
                 // After the first settled report, the threads that format and
@@ -119,6 +123,7 @@ public final class NodeSupervisor {
                 switch event {
                 case .report(var report):
                     if report.settled { yieldsToAudio = true }
+                    report.markUnconnected(unconnected)
                     report.timeSeconds += timeOffsetSeconds
                     handle(.report(report))
                     followGraph(atSeconds: report.timeSeconds)

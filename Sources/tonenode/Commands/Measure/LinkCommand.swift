@@ -76,7 +76,7 @@ struct LinkCommand: ParsableCommand {
                 let session = try LinkMeter.measure(settings, opened: { client, probe, input, output in
                     Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                                 + "ports \(input) (in), \(output) (out); probe period \(probe.periodFrames) frames; "
-                                + (listen ? "listening…" : "measuring the round trip…"))
+                                + (listen ? "listening (the one-way delay it reads is relative: no fixed origin)…" : "measuring the round trip…"))
                 }, onReading: { reading, analyzer in
                     output.reading(reading, analyzer: analyzer, offsetSeconds: output.offsetSeconds)
                 }, shouldStop: shouldStop)

@@ -45,15 +45,19 @@ struct DecodeCommand: ParsableCommand {
         } catch {
             throw ModemCommandError("\(file): \(error)")
         }
-        var delivered = 0
+        var delivered = 0, incomplete = 0
         func show(_ events: [ModemEvent]) {
             for event in events {
-                if case .message = event { delivered += 1 }
+                if case .message = event { delivered += 1 } else { incomplete += 1 }
                 Console.out(json ? MessageFormatter.json(event) : MessageFormatter.human(event))
             }
         }
         try reader.forEachBlock(channel: channel - 1) { block in show(receiver.push(block)) }
         show(receiver.finish())
-        if delivered == 0 { throw ExitCode.failure }
+        // Nothing found is still one line a person sees (stdout stays empty for scripts).
+        if delivered == 0 {
+            throw ModemCommandError(incomplete == 0 ? "no message found in \(file)"
+                                        : "no complete message in \(file) (\(incomplete) incomplete, printed above)")
+        }
     }
 }

@@ -37,6 +37,8 @@ struct EncodeCommand: ParsableCommand {
         guard AudioFileFormat(path: output) != nil else {
             throw ValidationError("--output \(output): name the format with its extension: \(AudioFileFormat.extensionList)")
         }
+        // A path it cannot write ends it before the work, in the line every file-writing option gives.
+        try OutputFileProblem.requireWritable(path: output)
         guard Message.fileRate.accepts(Double(rate)) else {
             throw ValidationError("\(Message.fileRate.commandLineName) must be between \(Message.fileRate.rangeText("and")) Hz")
         }
