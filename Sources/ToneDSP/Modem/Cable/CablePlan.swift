@@ -16,12 +16,12 @@ public struct CablePlan: Sendable, Equatable {
     }
 
     public static let bandCount = 16
-    /// The largest QAM: 4096 points.
-    public static let maximumBits = 12
+    /// The largest QAM: 16384 points.
+    public static let maximumBits = 14
     /// OFDM symbols per frame (one CRC, one Viterbi block).
     public static let symbolsPerFrame = 2
 
-    /// Bits per carrier in each band: 0, 2, 4 … 12.
+    /// Bits per carrier in each band: 0, 2, 4 … 14.
     public let bandBits: [Int]
     public let codeRate: CodeRate
 
@@ -32,9 +32,10 @@ public struct CablePlan: Sendable, Equatable {
         self.codeRate = codeRate
     }
 
-    /// Offline, with no return path: 4096-QAM everywhere at rate 3/4, what a
-    /// float or 24-bit file (or a digital JACK path) carries.
-    public static let fileDefault = CablePlan(bandBits: Array(repeating: 12, count: bandCount), codeRate: .threeQuarters)
+    /// Offline, with no return path: 16384-QAM everywhere at rate 3/4 (it
+    /// needs about 47 dB of SNR), what a float or 24-bit file (or a digital
+    /// JACK path) carries at any level down to about −40 dBFS.
+    public static let fileDefault = CablePlan(bandBits: Array(repeating: maximumBits, count: bandCount), codeRate: .threeQuarters)
 
     /// SNR (dB, per carrier after equalization) a band needs for `bits` per carrier at `rate`.
     public static func requiredSNRdB(bits: Int, rate: CodeRate) -> Double {

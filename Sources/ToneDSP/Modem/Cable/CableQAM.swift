@@ -1,4 +1,4 @@
-/// Square Gray-coded QAM of 2, 4 … 12 bits per carrier, unit mean energy,
+/// Square Gray-coded QAM of 2, 4 … 14 bits per carrier, unit mean energy,
 /// and its soft demapper: the first half of the bits choose the in-phase
 /// level, the second half the quadrature one. Per axis the levels are the odd
 /// integers ±1 … ±(L − 1); bit i of a level is the sign of sᵢ, where
