@@ -115,6 +115,11 @@ extension Parameters {
         public static let profile = Parameter<ModemProfile>(
             "message profile", default: .ultrasonic, help: "Band and speed.", flag: "--profile")
 
+        /// `encode`: the tone profiles and `cable` (the live commands take `profile`).
+        public static let fileProfile = Parameter<MessageFileProfile>(
+            "message profile", default: .tones(.ultrasonic), help: "Band and speed; cable: OFDM for files and cables.",
+            flag: "--profile")
+
         /// The rates libsndfile's formats and the modem's profiles share.
         public static let fileRate = Parameter<Int>(
             "sample rate", unit: "Hz", default: 48_000, range: 8_000...384_000,
@@ -138,6 +143,6 @@ extension Parameters {
         Audit.sweepSeconds,
         Link.level, Link.duration, Link.maxLatencyMs, Link.maxJitterMs, Link.maxDropouts,
         Demo.level,
-        Message.level, Message.profile, Message.fileRate,
+        Message.level, Message.profile, Message.fileProfile, Message.fileRate,
     ]
 }

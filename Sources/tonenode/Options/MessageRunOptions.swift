@@ -3,6 +3,7 @@ import ToneCore
 import ToneDSP
 
 extension ModemProfile: ExpressibleByArgument {}
+extension MessageFileProfile: ExpressibleByArgument {}
 
 /// `run --send` / `run --receive`: messages as tones beside the tone.
 struct MessageRunOptions: ParsableArguments {

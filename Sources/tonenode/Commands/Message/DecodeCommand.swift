@@ -8,6 +8,8 @@ struct DecodeCommand: ParsableCommand {
         abstract: "Print the messages sent as tones in an audio file (WAV, FLAC, AIFF, Ogg … at any rate).",
         discussion: """
             Listens for every profile the file's rate allows (or only --profile). \
+            With -o, the first message's bytes go to that file instead (a cable \
+            transmission first: --profile cable, or -o without --profile). \
             Each message is one line: time, profile, SNR, then the text (or base64: \
             when it is not valid UTF-8). A multi-frame message with a frame missing \
             is reported as incomplete and its bytes are not printed. With --json, one \
@@ -25,35 +27,56 @@ struct DecodeCommand: ParsableCommand {
     var json = false
 
     @Option(help: "Listen only for this profile.")
-    var profile: ModemProfile?
+    var profile: MessageFileProfile?
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp(
+        "Write the message's bytes to this file instead of printing a line.", valueName: "path"))
+    var output: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Channel to decode, counting from 1.", valueName: "k"))
     var channel = 1
 
     func validate() throws {
         guard channel >= 1 else { throw ValidationError("--channel counts from 1") }
+        if let output { try OutputFileProblem.requireWritable(path: output) }
     }
 
     func run() throws {
-        let reader = try AudioFileReader(path: file)
-        if let profile, let problem = profile.parameters.problem(sampleRateHz: reader.sampleRateHz) {
+        var reader = try AudioFileReader(path: file)
+        if let profile, let problem = profile.problem(sampleRateHz: reader.sampleRateHz) {
             throw ModemCommandError("\(file): \(problem)")
         }
+        if profile == .cable || (profile == nil && output != nil && CableGeometry(sampleRateHz: reader.sampleRateHz) != nil) {
+            if try decodeCable(reader) { return }
+            // A reader reads its file once: the tone profiles read it anew.
+            reader = try AudioFileReader(path: file)
+        }
+        var tones: [ModemProfile]?
+        if case .tones(let chosen) = profile { tones = [chosen] }
         let receiver: ModemReceiver
         do {
-            receiver = try ModemReceiver(sampleRateHz: reader.sampleRateHz, profiles: profile.map { [$0] })
+            receiver = try ModemReceiver(sampleRateHz: reader.sampleRateHz, profiles: tones)
         } catch {
             throw ModemCommandError("\(file): \(error)")
         }
         var delivered = 0, incomplete = 0
+        var writeFailure: (any Error)?
         func show(_ events: [ModemEvent]) {
             for event in events {
-                if case .message = event { delivered += 1 } else { incomplete += 1 }
+                if case .message(let message) = event {
+                    delivered += 1
+                    if delivered == 1, let output {
+                        do { try Self.write(message.bytes, to: output) } catch { writeFailure = error }
+                    }
+                } else {
+                    incomplete += 1
+                }
                 Console.out(json ? MessageFormatter.json(event) : MessageFormatter.human(event))
             }
         }
         try reader.forEachBlock(channel: channel - 1) { block in show(receiver.push(block)) }
         show(receiver.finish())
+        if let writeFailure { throw writeFailure }
         // Nothing found is still one line a person sees (stdout stays empty for scripts).
         if delivered == 0 {
             throw ModemCommandError(incomplete == 0 ? "no message found in \(file)"

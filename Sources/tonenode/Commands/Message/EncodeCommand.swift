@@ -15,6 +15,9 @@ struct EncodeCommand: ParsableCommand {
             up to \(ModemFrame.maximumMessageBytes) bytes, sent as frames of 32 bytes, \
             each with its own preamble and CRC-32. `tonenode decode` reads it back.
             \(Transmission.profilesHelp)
+            cable: OFDM 200 Hz–20 kHz, 16384-QAM, for float or 24-bit files and cables \
+            (~177 kbit/s at 44.1–96 kHz), any length; `decode FILE -o OUT` writes the bytes back. \
+            send, receive and run do not take cable yet.
             """)
 
     @OptionGroup var input: MessageInput
@@ -27,8 +30,8 @@ struct EncodeCommand: ParsableCommand {
     @Option(Message.fileRate, parsing: .unconditional)
     var rate: Int
 
-    @Option(Message.profile)
-    var profile: ModemProfile
+    @Option(Message.fileProfile)
+    var profile: MessageFileProfile
 
     @Option(Message.level, parsing: .unconditional)
     var level: Double
@@ -42,11 +45,12 @@ struct EncodeCommand: ParsableCommand {
         guard Message.fileRate.accepts(Double(rate)) else {
             throw ValidationError("\(Message.fileRate.commandLineName) must be between \(Message.fileRate.rangeText("and")) Hz")
         }
-        if let problem = profile.parameters.problem(sampleRateHz: Double(rate)) { throw ValidationError(problem) }
+        if let problem = profile.problem(sampleRateHz: Double(rate)) { throw ValidationError(problem) }
         try Transmission.validate(levelDBFS: level, Message.level)
     }
 
     func run() throws {
+        guard case .tones(let profile) = profile else { return try runCable() }
         let message = try input.read()
         let modulator = try ModemModulator(profile: profile, sampleRateHz: Double(rate),
                                            peakLevel: Float(pow(10, level / 20)))

@@ -21,8 +21,8 @@ struct MessageInput: ParsableArguments {
     }
 
     /// The message's bytes; throws one line when they cannot be read, are
-    /// empty, or are more than a message holds.
-    func read() throws -> [UInt8] {
+    /// empty, or (`capped`: tone profiles) are more than a message holds.
+    func read(capped: Bool = true) throws -> [UInt8] {
         let message: [UInt8]
         if let file {
             if let problem = InputFileProblem.check(path: file) { throw ModemCommandError("cannot read \(file): \(problem)") }
@@ -40,7 +40,7 @@ struct MessageInput: ParsableArguments {
         } else {
             message = Array((text ?? "").utf8)
         }
-        switch NodeSettings.messageProblem(byteCount: message.count)?.rule {
+        switch NodeSettings.messageProblem(byteCount: capped || message.isEmpty ? message.count : 1)?.rule {
         case .messageEmpty?: throw ModemCommandError("the message is empty (\(file ?? "standard input")); nothing to send")
         case let rule?: throw ModemCommandError(SettingsProblem(.message, rule).reason)
         case nil: return message

@@ -1,0 +1,33 @@
+/// What `CableDemodulator` made of a recording: the message only when every
+/// frame arrived and the whole message's length and CRC-32 match; otherwise
+/// nil and the counts say why (a damaged frame counts as missing).
+public struct CableReception: Sendable {
+    /// The message's bytes; nil unless every frame arrived intact.
+    public let message: [UInt8]?
+    /// The header, when it was read.
+    public let header: CableHeader?
+    /// Sample where the sync chirp starts.
+    public let startSample: Int
+    /// Frames whose CRC failed (their symbols were in the recording).
+    public let damagedFrames: Int
+    /// Frames whose symbols lie past the end of the recording.
+    public let truncatedFrames: Int
+    /// SNR per band measured on the training symbols (after equalization), dB.
+    public let bandSNRdB: [Double]
+    /// The whole message's CRC failed though every frame's passed.
+    public let messageCRCFailed: Bool
+
+    /// One line: what was received, or why nothing was delivered.
+    public var summary: String {
+        guard let header else { return "cable: no header could be read (sync found at sample \(startSample)); nothing delivered" }
+        if message != nil {
+            return "cable: \(header.messageBytes) bytes in \(header.frameCount) frame(s), all intact"
+        }
+        if messageCRCFailed {
+            return "cable: every frame arrived but the message's CRC-32 does not match; nothing delivered"
+        }
+        let missing = damagedFrames + truncatedFrames
+        return "cable: \(missing) of \(header.frameCount) frame(s) missing (\(damagedFrames) damaged, "
+            + "\(truncatedFrames) cut off by the end of the recording); nothing delivered"
+    }
+}
