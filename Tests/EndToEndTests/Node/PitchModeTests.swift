@@ -124,8 +124,20 @@ extension JackServerTests {
             }
             let objects = result.stdoutLines.compactMap(parseReport)
             // (3 s − one window) / hop, give or take the connection's taking
-            // effect and the stop (CI once read 1090 of 1093: 8 ms).
-            #expect(objects.count >= (3 * 96_000 - 8192) / 256 - 4)
+            // effect and the stop (CI once read 1090 of 1093: 8 ms). A tone
+            // read across one of the node's xruns is withheld by design
+            // (DiscontinuityGate): each xrun the node said may cost the
+            // windows that hold it (8192 / 256 = 32) and those of the span
+            // between two of the worker's looks (at most its 0.1 s batch:
+            // 37 hops at 96 kHz), so that many fewer, and no more (a CI run
+            // with one xrun read 1024 of 1089).
+            let xruns = result.stderrLines.compactMap { line -> Int? in
+                guard let range = line.range(of: " xrun(s);") else { return nil }
+                return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+            }.max() ?? 0
+            let withheldAtMost = xruns * (8192 / 256 + 9600 / 256 + 2)
+            #expect(objects.count >= (3 * 96_000 - 8192) / 256 - 4 - withheldAtMost,
+                    "\(objects.count) reports, \(xruns) xrun(s) said")
             let late = objects.filter { ($0["time_s"] as? Double ?? 0) > 0.5 }
             #expect(!late.isEmpty && late.allSatisfy { $0["note"] as? String == "A2" })
         }
