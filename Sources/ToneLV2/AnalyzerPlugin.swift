@@ -26,6 +26,10 @@ final class AnalyzerPlugin {
     private var unscheduled = 0
     /// The reading on the outputs.
     private var shown = AnalyzerReading()
+    /// What a control input the host left unconnected reads: the node's
+    /// defaults (tone mode, standard A4, its band; the top at Nyquist).
+    private let unconnected = AnalyzerRequest(mode: 0, a4Hz: Float(EqualTemperament.standardA4Hz),
+                                              lowHz: Float(ToneEstimatorConfiguration.defaultLowHz), highHz: .infinity)
     let worker: AnalyzerWorker
 
     /// Nil for a sample rate the estimator is not made for.
@@ -73,8 +77,10 @@ final class AnalyzerPlugin {
     /// leaves the frames counted for the next block.
     @_noLocks
     private func requestWork() {
-        var request = AnalyzerRequest(mode: ports.value(Port.mode, 0), a4Hz: ports.value(Port.a4, 440),
-                                      lowHz: ports.value(Port.low, 20), highHz: ports.value(Port.high, 20000))
+        var request = AnalyzerRequest(mode: ports.value(Port.mode, unconnected.mode),
+                                      a4Hz: ports.value(Port.a4, unconnected.a4Hz),
+                                      lowHz: ports.value(Port.low, unconnected.lowHz),
+                                      highHz: ports.value(Port.high, unconnected.highHz))
         let schedule = schedule    // a pointer, not `self`: the closure then retains nothing
         let status = withUnsafeBytes(of: &request) { bytes in
             // Unknown to the checker, safe by contract: the worker extension

@@ -11,18 +11,18 @@ struct AnalyzerSettings: Equatable {
     var highHz: Double
     let sampleRateHz: Double
 
-    /// The node's window and hop (`--fft-size 4096`, `--hop 512`: ToneCore's
-    /// `NodeSettings` defaults, restated here since ToneLV2 does not link
-    /// ToneCore and its Foundation).
-    static let windowFrames = 4096
-    static let hopFrames = 512
+    /// The node's default window and hop (`--fft-size`, `--hop`), declared
+    /// in ToneDSP for ToneCore's `Parameters` and this plugin alike (ToneLV2
+    /// does not link ToneCore and its Foundation).
+    static let windowFrames = ToneEstimatorConfiguration.defaultFFTSize
+    static let hopFrames = ToneEstimatorConfiguration.defaultHopFrames
 
     init(_ request: AnalyzerRequest, sampleRateHz: Double) {
         self.sampleRateHz = sampleRateHz
         mode = request.mode >= 0.5 ? .pitch : .tone
         let range = EqualTemperament.a4RangeHz
         let a4 = Double(request.a4Hz)
-        a4Hz = a4.isFinite ? min(max(a4, range.lowerBound), range.upperBound) : 440
+        a4Hz = a4.isFinite ? min(max(a4, range.lowerBound), range.upperBound) : EqualTemperament.standardA4Hz
         let nyquist = sampleRateHz / 2
         // The band needs `minimumBandBins` bins; a low edge too close to the top gives way.
         let minimumWidth = ToneEstimatorConfiguration.minimumBandBins * sampleRateHz / Double(Self.windowFrames)

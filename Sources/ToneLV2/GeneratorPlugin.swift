@@ -19,13 +19,19 @@ final class GeneratorPlugin {
     private var levelDBFS: Float = .nan
     private var muted: Float = .nan
     private var glideSeconds: Float = .nan
+    /// What a control input the host left unconnected reads: the node's
+    /// defaults, as the bundle's `lv2:default`s (checked by LV2DeclarationTests).
+    private let defaults = (frequencyHz: Float(ToneGenerator.defaultFrequencyHz),
+                            levelDBFS: Float(ToneGenerator.defaultLevelDBFS),
+                            glideSeconds: Float(ToneGenerator.defaultRampSeconds))
 
     init?(sampleRateHz: Double) {
         guard sampleRateHz.isFinite, sampleRateHz > 0 else { return nil }
         self.sampleRateHz = sampleRateHz
         generator = .allocate(capacity: 1)
-        generator.initialize(to: ToneGenerator(sampleRateHz: sampleRateHz, frequencyHz: 1000, levelAmplitude: 0,
-                                               muted: true, rampFrames: max(1, Int(0.01 * sampleRateHz))))
+        generator.initialize(to: ToneGenerator(sampleRateHz: sampleRateHz, frequencyHz: ToneGenerator.defaultFrequencyHz,
+                                               levelAmplitude: 0, muted: true,
+                                               rampFrames: max(1, Int(ToneGenerator.defaultRampSeconds * sampleRateHz))))
     }
 
     deinit {
@@ -46,21 +52,21 @@ final class GeneratorPlugin {
 
     @_noLocks
     private func applyControls() {
-        let glide = ports.value(Port.glide, 0.01)
+        let glide = ports.value(Port.glide, defaults.glideSeconds)
         if glide != glideSeconds {
             glideSeconds = glide
             // A glide applies to the next change (and to one under way from its next step).
-            let seconds = glide.isFinite ? min(max(Double(glide), 0), 10) : 0.01
+            let seconds = glide.isFinite ? min(max(Double(glide), 0), 10) : Double(defaults.glideSeconds)
             generator.pointee.voice.rampFrames = max(1, Int(seconds * sampleRateHz))
         }
-        let frequency = ports.value(Port.frequency, 1000)
+        let frequency = ports.value(Port.frequency, defaults.frequencyHz)
         if frequency != frequencyHz {
             frequencyHz = frequency
             // 0 (silence) unless 0 < f < Nyquist, as the node's `freq`.
             generator.pointee.apply(.tone(increment: Oscillator.increment(frequencyHz: Double(frequency),
                                                                            sampleRateHz: sampleRateHz)))
         }
-        let level = ports.value(Port.level, -18)
+        let level = ports.value(Port.level, defaults.levelDBFS)
         if level != levelDBFS {
             levelDBFS = level
             // 10^(dB/20) as 2^(dB · log2(10)/20): libm's pow is no call for the audio thread.

@@ -11,13 +11,13 @@ public enum Parameters {
     // MARK: - The tone
 
     public static let frequency = Parameter<Double>(
-        "tone frequency", unit: "Hz", default: 1000,
+        "tone frequency", unit: "Hz", default: ToneGenerator.defaultFrequencyHz,
         help: "Tone frequency in Hz, below the server's Nyquist frequency.",
         flag: "--freq", valueName: "hz", session: [.frequencyHz], control: "freq")
 
     /// At or below full scale, however quiet: every finite level plays.
     public static let level = Parameter<Double>(
-        "tone level", unit: "dBFS", default: -18, range: -Double.infinity...0,
+        "tone level", unit: "dBFS", default: ToneGenerator.defaultLevelDBFS, range: -Double.infinity...0,
         help: "Tone level in dBFS (peak; 0 dBFS is a full-scale sine).",
         flag: "--level", valueName: "dbfs", session: [.levelDBFS], control: "level")
 
@@ -27,16 +27,17 @@ public enum Parameters {
     // MARK: - The analysis
 
     public static let fftSize = Parameter<Int>(
-        "analysis window", unit: "samples", default: 4096, range: ToneEstimatorConfiguration.fftSizeRange.asDoubles,
+        "analysis window", unit: "samples", default: ToneEstimatorConfiguration.defaultFFTSize,
+        range: ToneEstimatorConfiguration.fftSizeRange.asDoubles,
         help: "Analysis window in samples (a power of two, \(span(ToneEstimatorConfiguration.fftSizeRange.asDoubles))).",
         flag: "--fft-size", valueName: "n", session: [.fftSize])
 
     public static let hop = Parameter<Int>(
-        "hop", unit: "samples", default: 512,
+        "hop", unit: "samples", default: ToneEstimatorConfiguration.defaultHopFrames,
         help: "Samples between reports (1…fft-size).", flag: "--hop", valueName: "n", session: [.hopFrames])
 
     /// Its default is the lower edge; the upper edge's is the server's Nyquist frequency.
-    private static let defaultLowHz = 20.0
+    private static let defaultLowHz = ToneEstimatorConfiguration.defaultLowHz
     public static let band = Parameter<Double>(
         "analysis band", unit: "Hz", default: defaultLowHz,
         help: "Only look for tones between LO and HI Hz (default \(format(defaultLowHz)) Hz to Nyquist).",

@@ -28,6 +28,11 @@ public struct ToneGenerator: Sendable {
     public let bendRangeSemitones: Double
     /// A full pitch-bend swing moves this many semitones either way unless told otherwise (the MIDI custom).
     public static let defaultBendRangeSemitones = 2.0
+    /// The node's tone unless told otherwise (`--freq`, `--level`; the LV2 generator's port defaults).
+    public static let defaultFrequencyHz = 1000.0
+    public static let defaultLevelDBFS = -18.0
+    /// How long a frequency or level change ramps unless told otherwise (click-free; the LV2 generator's `glide`).
+    public static let defaultRampSeconds = 0.01
     /// The sounding MIDI note, or -1.
     public private(set) var note: Int = -1
     public private(set) var velocity: Int = 0

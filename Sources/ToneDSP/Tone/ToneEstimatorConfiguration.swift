@@ -26,12 +26,21 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
     /// The band must hold at least this many FFT bins for a peak and its neighbours.
     public static let minimumBandBins = 3.0
 
+    // MARK: - Defaults (the node's `--fft-size`, `--hop` and `--band`'s lower edge: ToneCore's
+    // `Parameters` and the LV2 analyzer read them here)
+
+    public static let defaultFFTSize = 4096
+    /// Frames between two readings of a `ToneAnalyzer` or `PitchAnalyzer`.
+    public static let defaultHopFrames = 512
+    /// The tone band's lower edge (its upper is the Nyquist frequency).
+    public static let defaultLowHz = 20.0
+
     /// Whether `size` is a window length the estimator accepts.
     public static func isValidFFTSize(_ size: Int) -> Bool {
         fftSizeRange.contains(size) && size & (size - 1) == 0
     }
 
-    public init(sampleRateHz: Double, fftSize: Int = 4096, lowHz: Double = 20, highHz: Double? = nil,
+    public init(sampleRateHz: Double, fftSize: Int = defaultFFTSize, lowHz: Double = defaultLowHz, highHz: Double? = nil,
                 snrMinDB: Double = -20, prominenceMinDB: Double? = nil, maxTones: Int = 1) {
         self.sampleRateHz = sampleRateHz
         self.fftSize = fftSize

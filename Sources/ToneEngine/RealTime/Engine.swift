@@ -53,7 +53,7 @@ public final class Engine: @unchecked Sendable {
     public init(sampleRateHz: Double, frequencyHz: Double, amplitude: Double, muted: Bool = false,
                 a4Hz: Double = EqualTemperament.standardA4Hz,
                 bendRangeSemitones: Double = ToneGenerator.defaultBendRangeSemitones,
-                rampSeconds: Double = 0.01, captureSeconds: Double = 4, playbackSeconds: Double = 4,
+                rampSeconds: Double = ToneGenerator.defaultRampSeconds, captureSeconds: Double = 4, playbackSeconds: Double = 4,
                 channels: Int = 1) {
         self.sampleRateHz = sampleRateHz
         self.channels = max(1, channels)

@@ -48,18 +48,33 @@ enum LV2Bundle {
     }()
 
     /// `lv2host`, compiled against lilv and libsndfile, or why it could not be.
-    /// For a sanitized library, by the Swift toolchain's clang with its ASan runtime.
-    static let host: Result<String, LV2BundleError> = {
-        let output = NSTemporaryDirectory() + "tn-lv2host-\(getpid())"
+    static let host = compile("lv2host")
+
+    /// `lv2read` (the offline host with urid:map and the worker, for x42 tuna beside ToneNode).
+    static let reader = compile("lv2read")
+
+    /// `NAME.c` of this folder compiled against lilv and libsndfile, or why it
+    /// could not be. For a sanitized library, by the Swift toolchain's clang with its ASan runtime.
+    private static func compile(_ name: String) -> Result<String, LV2BundleError> {
+        let output = NSTemporaryDirectory() + "tn-\(name)-\(getpid())"
         let compiler = isSanitized ? "\"$(dirname \"$(readlink -f \"$(command -v swift)\")\")/clang\" -fsanitize=address" : "cc"
-        let script = "\(compiler) -O1 -g -Wall -Wextra -Werror -o '\(output)' '\(packageRoot)/Tests/EndToEndTests/LV2/lv2host.c' "
+        let script = "\(compiler) -O1 -g -Wall -Wextra -Werror -o '\(output)' '\(packageRoot)/Tests/EndToEndTests/LV2/\(name).c' "
             + "$(pkg-config --cflags --libs lilv-0 sndfile) -lm"
         guard let built = try? runCommand(["-c", script], executable: "/bin/sh", timeoutSeconds: 60),
               built.status == 0 else {
-            return .failure(LV2BundleError("lv2host.c did not compile (liblilv-dev installed?)"))
+            return .failure(LV2BundleError("\(name).c did not compile (liblilv-dev installed?)"))
         }
         return .success(output)
-    }()
+    }
+
+    /// x42 tuna (Debian x42-plugins), what LV2TunaTests hold the analyzer against.
+    static let tuna = "http://gareus.org/oss/lv2/tuna#one"
+
+    /// Why LV2TunaTests cannot run here (no `lv2read`, no x42 tuna), or nil.
+    static var tunaMissing: String? {
+        if case .failure(let error) = reader { return error.description }
+        return FileManager.default.fileExists(atPath: "/usr/lib/lv2/tuna.lv2/manifest.ttl") ? nil : "x42-plugins is not installed"
+    }
 
     /// Why the bundle tests cannot run here, or nil.
     static var missing: String? {
