@@ -14,8 +14,10 @@ struct LV2TunaTests {
 
     /// The frequencies one plugin shows at 0.5, 1.0, … s (0 without a reading).
     static func reads(_ uri: String, _ file: String, _ arguments: [String], port: String) throws -> [Double] {
+        // Under scripts/sanitize, no leak check: x42 tuna leaks 130 KB at free (its own; LV2HostTests check ToneNode's).
+        let environment = ["LV2_PATH": "\(try LV2Bundle.staged.get()):/usr/lib/lv2", "ASAN_OPTIONS": "detect_leaks=0"]
         let result = try runCommand([uri, file] + arguments + [port], executable: LV2Bundle.reader.get(),
-                                    environment: ["LV2_PATH": "\(try LV2Bundle.staged.get()):/usr/lib/lv2"], timeoutSeconds: 60)
+                                    environment: environment, timeoutSeconds: 60)
         try #require(result.status == 0, "lv2read \(uri): \(result.stderr)")
         let rows = result.stdoutLines.dropFirst().compactMap { line -> (Int, Double)? in
             let fields = line.split(separator: " ")

@@ -170,6 +170,11 @@ int main(int argc, char **argv) {
     fwrite(text, 1, used, stdout);
     lilv_instance_deactivate(instance);
     lilv_instance_free(instance);
+    for (uint32_t p = 0; p < ports; ++p) free(atoms[p]);
+    for (int i = 0; i < uri_count; ++i) free(uris[i]);
+    free(text); free(defaults); free(out); free(audio);
+    lilv_node_free(audio_class); lilv_node_free(control_class); lilv_node_free(atom_class); lilv_node_free(input_class);
+    lilv_node_free(uri);
     lilv_world_free(world);
     return 0;
 }
