@@ -97,7 +97,9 @@ extension JackServerTests {
             report(String(format: "%@: server stopped, its socket dead: ended %.2f s later (status %@)", orphan.command, seconds,
                           exit.map { String($0.status) } ?? "none"))
             #expect(exit?.status == 1, "after \(seconds) s: \(String(describing: exit)); stderr: \(command.stderr)")
-            #expect(seconds < 4, "ended \(seconds) s after the server stopped")
+            // 3.5 s by design, and 1 s for a loaded machine to schedule the
+            // look and the exit (2026-11-28, under parallel builds: 4.00 s).
+            #expect(seconds < 4.5, "ended \(seconds) s after the server stopped")
             #expect(command.stderr.contains(orphan.says), "\(command.stderr)")
             // Its metadata helper (run only) ends too: its stdin has ended. A CI
             // run left one for good in `exit` (docs/engineering/reliability.md, metadata row).
