@@ -24,6 +24,13 @@ extension JackServerTests {
             return lines
         }
 
+        /// The pane with 50 lines of its scrollback, for a failure's message
+        /// (an ASan CI run, 2026-11-28, once showed a second, torn view: what
+        /// scrolled off tells where the cursor went).
+        func history() -> [String] {
+            ((try? tmux(["capture-pane", "-p", "-S", "-50", "-t", "view"]).stdout) ?? "").split(separator: "\n").map(String.init)
+        }
+
         /// Waits until `condition` holds for the screen (at most `seconds`), then returns it.
         func screen(within seconds: Double = 5, until condition: ([String]) -> Bool) throws -> [String] {
             let deadline = Date().addingTimeInterval(seconds)
@@ -52,20 +59,20 @@ extension JackServerTests {
             func views(_ lines: [String]) -> Int { lines.filter { $0.hasPrefix(header) }.count }
 
             var lines = try screen { $0.contains { $0.contains("440.0000 Hz") } }
-            #expect(views(lines) == 1, "\(lines)")
+            #expect(views(lines) == 1, "\(lines); with the scrollback: \(history())")
             #expect(lines.last == "tonenode>", "the prompt sits below the view: \(lines)")
 
             // What is typed shows on the prompt line, and goes once it is read.
             _ = try tmux(["send-keys", "-t", "view", "freq 880"])
             lines = try screen { $0.last == "tonenode> freq 880" }
             #expect(lines.last == "tonenode> freq 880", "\(lines)")
-            #expect(views(lines) == 1, "\(lines)")
+            #expect(views(lines) == 1, "\(lines); with the scrollback: \(history())")
             _ = try tmux(["send-keys", "-t", "view", "Enter"])
             lines = try screen { $0.contains { $0.contains("880.0000 Hz") } }
             #expect(lines.contains { $0.contains("880.0000 Hz") }, "\(lines)")
             #expect(lines.last == "tonenode>", "\(lines)")
             #expect(!lines.contains { $0.contains("freq 880") }, "no debris of the typed line: \(lines)")
-            #expect(views(lines) == 1, "\(lines)")
+            #expect(views(lines) == 1, "\(lines); with the scrollback: \(history())")
 
             // A bad command: one error line above the view, the view intact below it.
             _ = try tmux(["send-keys", "-t", "view", "freq 88x", "Enter"])
@@ -73,7 +80,7 @@ extension JackServerTests {
             let error = try #require(lines.firstIndex { $0.hasPrefix("tonenode: error: 'freq 88x'") }, "\(lines)")
             let view = try #require(lines.firstIndex { $0.hasPrefix(header) }, "\(lines)")
             #expect(error < view)
-            #expect(views(lines) == 1, "\(lines)")
+            #expect(views(lines) == 1, "\(lines); with the scrollback: \(history())")
             #expect(lines.last == "tonenode>", "\(lines)")
 
             // Narrower: the view fits (no line wraps), once; and wider again.
@@ -84,7 +91,7 @@ extension JackServerTests {
             #expect(lines.filter { $0.hasPrefix(" level") }.count == 1, "\(lines)")
             _ = try tmux(["resize-window", "-t", "view", "-x", "100"])
             lines = try screen { lines in lines.contains { $0.hasPrefix(" tune") && $0.count > 50 } }
-            #expect(views(lines) == 1, "\(lines)")
+            #expect(views(lines) == 1, "\(lines); with the scrollback: \(history())")
             #expect(lines.filter { $0.hasPrefix(" tune") }.count == 1, "\(lines)")
             _ = try tmux(["send-keys", "-t", "view", "C-c"])
         }
