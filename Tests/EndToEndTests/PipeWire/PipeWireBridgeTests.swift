@@ -112,17 +112,24 @@ extension JackServerTests {
             // Both ends measure the same two bridges at the same time, on two channels: the
             // same loop, which the two resamplers move by a few frames while they settle.
             #expect(abs(medians[0] - medians[1]) < spread, "round trips \(medians), spread \(spread) frames")
+            // One way: the two servers' clocks differ for real here (jackd2's dummy driver sleeps whole
+            // microseconds after each cycle, PipeWire's driver runs on its own timer: about 100 ppm in the
+            // 30 s figures), so each listener reads the other's drift, opposite in sign.
+            var drifts: [(ppm: Double, error: Double)] = []
             for (label, link) in links.suffix(2) {
                 let result = summary(link)
                 let drift = try #require(result["drift_ppm"] as? Double, "\(label): \(link.stdout)\n\(link.stderr)")
                 let error = result["drift_standard_error_ppm"] as? Double ?? .nan
-                report(String(format: "mixed studio, %@: drift %+.2f ± %.2f ppm (resolution %.1f ppm at 1 s), settled after %.1f s",
-                              label, drift, error, result["drift_resolution_ppm_1s"] as? Double ?? .nan,
-                              result["settled_after_s"] as? Double ?? .nan))
-                // Both clocks are this machine's: no drift but the resamplers' wander, which the
-                // round trips saw too: a slope of more than their spread over a second is no reading.
-                #expect(drift.isFinite && abs(drift) < spread / 48000 * 1e6, "\(label): \(result), spread \(spread) frames")
+                drifts.append((drift, error))
+                report(String(format: "mixed studio, %@: drift %+.2f ± %.2f ppm (resolution %.1f ppm at 1 s), settled after %.1f s, "
+                              + "dropouts %@", label, drift, error, result["drift_resolution_ppm_1s"] as? Double ?? .nan,
+                              result["settled_after_s"] as? Double ?? .nan, dropouts(result)))
+                // Over 8 s the resamplers are still settling (hundreds of ppm read once): a sanity bound only.
+                #expect(drift.isFinite && abs(drift) < 1000, "\(label): \(result)")
                 #expect(abs((result["level_dbfs"] as? Double ?? 0) + 24.69) < 0.5, "\(label): \(result)")
+            }
+            if Self.seconds >= 30 {
+                #expect(abs(drifts[0].ppm + drifts[1].ppm) < 3 * (drifts[0].error + drifts[1].error) + 5, "\(drifts)")
             }
         }
     }

@@ -7,7 +7,7 @@ extension JackServerTests {
     /// live view on a terminal.
     @Suite("Under PipeWire's JACK: scripts/demo and the live view")
     struct PipeWireUserTests {
-        @Test("scripts/demo where PipeWire is the JACK server and no jackd is on PATH: it runs the demo under pw-jack")
+        @Test("scripts/demo where PipeWire is the JACK server and no jackd is on PATH: it runs the demo under pw-jack; without pw-jack a command says to use it")
         func demoScript() throws {
             let pipeWire = try PrivatePipeWire()
             defer { pipeWire.stop() }
@@ -29,6 +29,11 @@ extension JackServerTests {
             #expect(result.stderr.contains("scripts/demo: running under PipeWire's JACK (pw-jack)"), "\(result.stderr)")
             #expect((result.stdout + result.stderr).contains("all 5 tones identified"), "\(result.stdout)\n\(result.stderr)")
             #expect(!result.stderr.contains("starting a private dummy server"), "\(result.stderr)")
+            // Without pw-jack (jackd2's libjack) and no jackd running, the one line says what to do.
+            let plain = try runCommand(["run", "--duration", "1"], environment: pipeWire.environment, timeoutSeconds: 10)
+            #expect(plain.status == 1)
+            #expect(plain.stderrLines.last == "tonenode: error: cannot reach a JACK server, but PipeWire is running: run the "
+                    + "command under PipeWire's JACK, `pw-jack tonenode …` (Debian: pipewire-jack)", "\(plain.stderr)")
         }
 
         @Test("the live view on a terminal (tmux): the loop's tone, retuned from the prompt")
