@@ -112,9 +112,9 @@ extension JackServerTests {
             // Both ends measure the same two bridges at the same time, on two channels: the
             // same loop, which the two resamplers move by a few frames while they settle.
             #expect(abs(medians[0] - medians[1]) < spread, "round trips \(medians), spread \(spread) frames")
-            // One way: the two servers' clocks differ for real here (jackd2's dummy driver sleeps whole
-            // microseconds after each cycle, PipeWire's driver runs on its own timer: about 100 ppm in the
-            // 30 s figures), so each listener reads the other's drift, opposite in sign.
+            // One way: each listener reads the other server's clock, so the two drifts are opposite.
+            // They may differ from 0 for real: jackd2's dummy driver keeps time by sleeping after each
+            // cycle (one 30 s run on a loaded machine read −100.42 and +99.10 ppm, another −0.43 and −0.68).
             var drifts: [(ppm: Double, error: Double)] = []
             for (label, link) in links.suffix(2) {
                 let result = summary(link)
