@@ -40,37 +40,18 @@ extension JackServerTests {
         func liveView() throws {
             let pipeWire = try PrivatePipeWire()
             defer { pipeWire.stop() }
-            let socket = "tn-pw-live-\(getpid())"
-            func tmux(_ arguments: [String]) throws -> CommandResult {
-                try runCommand(["-L", socket] + arguments, executable: "/usr/bin/tmux", timeoutSeconds: 10)
-            }
-            func screen(until condition: ([String]) -> Bool) throws -> [String] {
-                let deadline = Date().addingTimeInterval(10)
-                var lines: [String] = []
-                repeat {
-                    lines = try tmux(["capture-pane", "-p", "-t", "view"]).stdoutLines
-                        .map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
-                    if condition(lines) { break }
-                    usleep(100_000)
-                } while Date() < deadline
-                return lines
-            }
             let binary = productsDirectory.appendingPathComponent("tonenode").path
-            // As in LiveViewInTmuxTests: the tmux server must hold none of our descriptors.
-            let session = "/usr/bin/tmux -L \(socket) new-session -d -s view -x 100 -y 24 "
-                + "'XDG_RUNTIME_DIR=\(pipeWire.runtimeDirectory) \(PrivatePipeWire.pwJack) \(binary) run -n live --loopback --freq 440; sleep 30'"
-            _ = try runCommand(["-c", "for fd in $(ls /proc/$$/fd); do [ $fd -gt 2 ] && eval \"exec $fd>&-\"; done; "
-                                + "exec \(session) >/dev/null 2>&1 </dev/null"],
-                               executable: "/bin/bash", timeoutSeconds: 10)
-            defer { _ = try? tmux(["kill-server"]) }
-            var lines = try screen { $0.contains { $0.contains("440.0000 Hz") } }
+            let pane = try TmuxPane(socket: "tn-pw-live-\(getpid())", command: "'XDG_RUNTIME_DIR=\(pipeWire.runtimeDirectory) "
+                                    + "\(PrivatePipeWire.pwJack) \(binary) run -n live --loopback --freq 440; sleep 30'")
+            defer { pane.kill() }
+            var lines = try pane.screen(within: 10) { $0.contains { $0.contains("440.0000 Hz") } }
             #expect(lines.filter { $0.hasPrefix(" live  48000 Hz  1024 frames/period") }.count == 1, "\(lines)")
             #expect(lines.last == "tonenode>", "\(lines)")
-            _ = try tmux(["send-keys", "-t", "view", "freq 880", "Enter"])
-            lines = try screen { $0.contains { $0.contains("880.0000 Hz") } }
+            _ = try pane.tmux(["send-keys", "-t", "view", "freq 880", "Enter"])
+            lines = try pane.screen(within: 10) { $0.contains { $0.contains("880.0000 Hz") } }
             #expect(lines.contains { $0.contains("880.0000 Hz") }, "\(lines)")
             #expect(!lines.contains { $0.contains("freq 880") }, "no debris of the typed line: \(lines)")
-            _ = try tmux(["send-keys", "-t", "view", "C-c"])
+            _ = try pane.tmux(["send-keys", "-t", "view", "C-c"])
         }
     }
 }
