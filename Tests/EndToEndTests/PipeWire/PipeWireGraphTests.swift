@@ -20,7 +20,7 @@ extension JackServerTests {
     /// own (`jack.merge-monitor = false`).
     @Suite("Under PipeWire's JACK: names, patch, audit, send and receive")
     struct PipeWireGraphTests {
-        @Test("a card's names, a spaced client name and a '… Monitor' client in patch, --connect-in and audit")
+        @Test("a card's names, a spaced client name and a '… Monitor' client in patch, --connect-in and audit; the self-test patch's note")
         func deviceNames() throws {
             let pipeWire = try PrivatePipeWire()
             defer { pipeWire.stop() }
@@ -63,6 +63,18 @@ extension JackServerTests {
             #expect(path["path_in"] as? String == "Scarlett 2i2 Monitor:monitor_FR")
             #expect(abs(path["measured_frames"] as? Double ?? .nan) < 0.01, "\(path)")
             #expect(path["misreported"] as? Bool == false)
+
+            // The self-test patchbay file wires a client's out to its own in: PipeWire carries
+            // silence there, and patch says so (the connection is made all the same).
+            let node = try pipeWire.live(["run", "--name", "tonenode", "--mute"])
+            defer { node.stop() }
+            #expect(pipeWire.waitForPort("tonenode:in"), "\(node.stderr)")
+            let selfTest = try pipeWire.run(["patch", patchesDirectory + "/selftest-loopback.xml"])
+            #expect(selfTest.status == 0, "\(selfTest.stderr)")
+            #expect(selfTest.stdoutLines == ["tonenode:out -> tonenode:in"], "\(selfTest.stdout)")
+            #expect(selfTest.stderrLines == ["tonenode: note: tonenode:out -> tonenode:in carries silence under PipeWire (a client's "
+                                             + "own out to its own in); `tonenode run --loopback` runs its loop through a second client"],
+                    "\(selfTest.stderr)")
         }
 
         /// Field Recorder → the card's left input; the card's left monitor → Desk Listener, by PipeWire's short names.
