@@ -119,6 +119,11 @@ do {
     let combined: [(ModemProfile, Double)] = if let combinedSNR { chosenProfiles.map { ($0, combinedSNR) } }
         else if extras && chosenProfiles.contains(.ultrasonic) { [(.ultrasonic, -11)] } else { [] }
     for (profile, snr) in combined {
+        // The room and the noise first (the clock in time), then all three.
+        let roomAndNoise = try modemTrials(profile: profile, sampleRateHz: rate,
+                                           condition: .reverb(rt60Seconds: 0.6, snrDB: snr), trials: trials)
+        rateRows.append(String(format: "%@ in RT60 0.6 s with white noise at %+g dB (clocks equal): %@ of %d",
+                               profile.rawValue, snr, percent(roomAndNoise, trials), trials))
         for ppm in [1000.0, -1000.0] {
             let condition = Condition.combined(ppm: ppm, rt60Seconds: 0.6, snrDB: snr)
             progress("\(profile.rawValue) \(condition.label)")
