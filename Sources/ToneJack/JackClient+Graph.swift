@@ -3,12 +3,16 @@ import CJack
 extension JackClient {
     /// The audio outputs of the client that owns the port `fullName` (any
     /// client's, found by the port's own short name, so a client name with a
-    /// colon is fine). Main thread.
+    /// colon is fine). Under PipeWire also those of the client `<client>
+    /// Monitor`: a JACK client that sets `jack.merge-monitor = false` sees a
+    /// sink's monitor ports (its input passed on) as a client of that name,
+    /// although they are the same node's (docs/pipewire.md). Main thread.
     /// - Returns: empty when there is no such port.
     public func audioOutputs(ofClientOwning fullName: String) -> [String] {
         guard let port = jack_port_by_name(handle, fullName), let short = jack_port_short_name(port) else { return [] }
         let clientPrefix = String(fullName.dropLast(String(cString: short).count))
-        return audioPortNames(outputs: true).filter { $0.hasPrefix(clientPrefix) }
+        let prefixes = JackLibrary.isPipeWire ? [clientPrefix, clientPrefix.dropLast() + " Monitor:"] : [clientPrefix]
+        return audioPortNames(outputs: true).filter { name in prefixes.contains { name.hasPrefix($0) } }
     }
 }
 

@@ -18,6 +18,10 @@ public enum JackError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .serverUnreachable(let server):
             let which = server.map { "JACK server '\($0)'" } ?? "a JACK server"
+            if server == nil, !JackLibrary.isPipeWire, PipeWireSocket.defaultIsListening {
+                return "cannot reach \(which), but PipeWire is running: run the command under PipeWire's JACK, "
+                    + "`pw-jack tonenode …` (Debian: pipewire-jack)"
+            }
             return "cannot reach \(which): is it running? (start one with `jackd -d dummy`, or use `tonenode demo`)"
         case .openFailed(let name, let status):
             return "JACK refused client '\(name)': \(status)"

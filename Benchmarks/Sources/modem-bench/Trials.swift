@@ -8,12 +8,23 @@ enum Condition {
     /// A room, and white noise at `snrDB` (30 dB: the room alone).
     case reverb(rt60Seconds: Double, snrDB: Double = 30)
     case clock(ppm: Double, snrDB: Double)
+    /// The sender's clock off by `ppm`, then the room, then white noise at `snrDB`: all three at once.
+    case combined(ppm: Double, rt60Seconds: Double, snrDB: Double)
+
+    /// The clock offset this condition applies to the transmission, if any.
+    var ppm: Double? {
+        switch self {
+        case .clock(let ppm, _), .combined(let ppm, _, _): ppm
+        default: nil
+        }
+    }
 
     var label: String {
         switch self {
         case .noise(let snr): String(format: "%+g dB", snr)
         case .reverb(let rt60, let snr): String(format: "RT60 %.1f s at %+g dB", rt60, snr)
         case .clock(let ppm, let snr): String(format: "%+g ppm @ %+g dB", ppm, snr)
+        case .combined(let ppm, let rt60, let snr): String(format: "%+g ppm, RT60 %.1f s, %+g dB", ppm, rt60, snr)
         }
     }
 }
@@ -29,7 +40,8 @@ func channel(_ transmission: [Float], airtimeFrames: Int, condition: Condition, 
     switch condition {
     case .noise(let snr):
         signal = ModemChannel.addNoise(signal, signalPower: power, snrDB: snr, seed: seed)
-    case .reverb(let rt60, let snr):
+    case .reverb(let rt60, let snr), .combined(_, let rt60, let snr):
+        // For .combined the transmission was resampled once by the caller (its clock offset).
         let response = ModemChannel.roomImpulseResponse(rt60Seconds: rt60, sampleRateHz: sampleRateHz, seed: seed)
         signal = ModemChannel.convolve(signal, response)
         signal = ModemChannel.addNoise(signal, signalPower: power, snrDB: snr, seed: seed)
@@ -50,7 +62,7 @@ func modemTrials(profile: ModemProfile, sampleRateHz: Double, condition: Conditi
         let seed = UInt64(trial + 1)
         let message = ModemChannel.randomMessage(seed: seed &+ 1000)
         var transmission = try modulator.render(message: message, messageID: UInt16(trial & 0xFFFF))
-        if case .clock(let ppm, _) = condition {
+        if let ppm = condition.ppm {
             // Resample a handful of distinct messages once; reuse them across trials.
             let key = trial % 10
             if resampled[key] == nil {

@@ -2,6 +2,8 @@
 //
 //   swift run -c release --package-path Benchmarks modem-bench [--trials N] [--false-minutes M] [--no-ggwave]
 //       [--profiles ultrasonic,audible] [--no-extras]   (extras: other rates and the false-message runs)
+//       [--snrs -15,-13,-11] (the noise columns) [--combined DB] (each profile at ±1000 ppm and RT60 0.6 s with
+//       white noise at DB, all at once; default: ultrasonic at −11 dB as one of the extras)
 import Foundation
 import ToneDSP
 import ToneTestSupport
@@ -15,6 +17,8 @@ var falseMinutes = 5.0
 var useGGWave = true
 var extras = true
 var chosenProfiles = ModemProfile.allCases
+var snrs: [Double] = [-15, -13, -11, -9, -7, -5, 0, 5, 10]
+var combinedSNR: Double?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -22,6 +26,9 @@ while let argument = arguments.next() {
     case "--false-minutes": falseMinutes = Double(arguments.next() ?? "") ?? falseMinutes
     case "--no-ggwave": useGGWave = false
     case "--no-extras": extras = false
+    case "--snrs":
+        snrs = (arguments.next() ?? "").split(separator: ",").compactMap { Double(String($0)) }
+    case "--combined": combinedSNR = Double(arguments.next() ?? "")
     case "--profiles":
         chosenProfiles = (arguments.next() ?? "").split(separator: ",").compactMap { ModemProfile(rawValue: String($0)) }
     default:
@@ -32,7 +39,6 @@ while let argument = arguments.next() {
 
 let started = ContinuousClock.now
 let rate = 48_000.0
-let snrs: [Double] = [-15, -13, -11, -9, -7, -5, 0, 5, 10]
 let reverbs: [Double] = [0.3, 0.6]
 var rows: [[String]] = []
 let header = ["sender", "airtime 32 B", "B/s"] + snrs.map { String(format: "%+g dB", $0) }
@@ -106,9 +112,33 @@ if useGGWave {
     }
 }
 
-// MARK: - Other sample rates
+// MARK: - Noise, room and clock together
 
 var rateRows: [String] = []
+do {
+    let combined: [(ModemProfile, Double)] = if let combinedSNR { chosenProfiles.map { ($0, combinedSNR) } }
+        else if extras && chosenProfiles.contains(.ultrasonic) { [(.ultrasonic, -11)] } else { [] }
+    for (profile, snr) in combined {
+        // The room and the noise first (the clock in time), then all three.
+        let roomAndNoise = try modemTrials(profile: profile, sampleRateHz: rate,
+                                           condition: .reverb(rt60Seconds: 0.6, snrDB: snr), trials: trials)
+        rateRows.append(String(format: "%@ in RT60 0.6 s with white noise at %+g dB (clocks equal): %@ of %d",
+                               profile.rawValue, snr, percent(roomAndNoise, trials), trials))
+        for ppm in [1000.0, -1000.0] {
+            let condition = Condition.combined(ppm: ppm, rt60Seconds: 0.6, snrDB: snr)
+            progress("\(profile.rawValue) \(condition.label)")
+            let successes = try modemTrials(profile: profile, sampleRateHz: rate, condition: condition, trials: trials)
+            rateRows.append(String(format: "%@ at %+g ppm in RT60 0.6 s with white noise at %+g dB, all at once: %@ of %d",
+                                   profile.rawValue, ppm, snr, percent(successes, trials), trials))
+        }
+    }
+} catch {
+    FileHandle.standardError.write(Data("modem-bench: error: \(error)\n".utf8))
+    exit(1)
+}
+
+// MARK: - Other sample rates
+
 if extras { do {
     for profile in chosenProfiles where profile == .ultrasonicFast || profile == .audibleFast {
         progress("\(profile.rawValue) RT60 0.3 s at +5 dB")

@@ -166,6 +166,10 @@ public final class Node {
     /// MIDI messages dropped, by every node of this process that has stopped,
     /// because a period brought more than a node takes (512).
     public static var droppedMidiMessages: Int { droppedMidiCount.load(ordering: .relaxed) }
+    static let withheldReadingCount = Atomic<Int>(0)
+    /// Tone readings withheld, by every node of this process, because their
+    /// window spanned an xrun or a period change (`DiscontinuityGate`).
+    public static var withheldReadings: Int { withheldReadingCount.load(ordering: .relaxed) }
     /// MIDI messages a node takes from one period at most.
     public static let midiMessagesPerPeriod = ProcessBridge.maximumMIDIEvents
 

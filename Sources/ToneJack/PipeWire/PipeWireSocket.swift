@@ -14,4 +14,11 @@ enum PipeWireSocket {
         let remote = serverName.flatMap { $0 == "default" ? nil : $0 } ?? environment["PIPEWIRE_REMOTE"] ?? "pipewire-0"
         return remote.hasPrefix("/") ? remote : directory + "/" + remote
     }
+
+    /// Whether a PipeWire listens at its default socket (a plain `connect`, never
+    /// libjack): where jackd2's libjack finds no server, PipeWire may be the
+    /// JACK server the user meant (`JackError.serverUnreachable` says so).
+    static var defaultIsListening: Bool {
+        path(serverName: nil).map { JackServerSocket.knock(path: $0) == .listening } ?? false
+    }
 }

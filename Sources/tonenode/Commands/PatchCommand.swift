@@ -52,6 +52,13 @@ struct PatchCommand: ParsableCommand {
         for (source, destination) in result.disconnected {
             Console.out("\(source) -x \(destination)")
         }
+        // PipeWire carries silence on a client's own out → in: say so for each such cable.
+        for (source, destination) in result.connected + result.alreadyPresent where JackLibrary.isPipeWire {
+            guard let sourceClient = source.lastIndex(of: ":").map({ source[..<$0] }),
+                  destination.lastIndex(of: ":").map({ destination[..<$0] }) == sourceClient else { continue }
+            Console.err("note: \(source) -> \(destination) carries silence under PipeWire (a client's own out to its own in); "
+                        + "`tonenode run --loopback` runs its loop through a second client")
+        }
         for problem in result.notPossible {
             Console.err("not applied: " + problem)
         }

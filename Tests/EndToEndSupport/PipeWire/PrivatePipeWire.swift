@@ -76,16 +76,22 @@ public final class PrivatePipeWire {
     // MARK: - Clients
 
     /// `pw-jack EXECUTABLE ARGUMENTS` run to completion (see `runCommand`).
-    /// - Parameter executable: `tonenode` (the built product) or a tool in /usr/bin.
-    public func run(_ arguments: [String], executable: String = "tonenode", timeoutSeconds: Double = 30,
-                    recordsTimeout: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
-        try runCommand([Self.path(of: executable)] + arguments, executable: Self.pwJack, environment: environment,
+    /// - Parameters:
+    ///   - executable: `tonenode` (the built product), a tool in /usr/bin, or an absolute path.
+    ///   - extra: more environment for the client (`PipeWire.splitNames`).
+    public func run(_ arguments: [String], executable: String = "tonenode", environment extra: [String: String] = [:],
+                    timeoutSeconds: Double = 30, recordsTimeout: Bool = true,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
+        try runCommand([Self.path(of: executable)] + arguments, executable: Self.pwJack,
+                       environment: environment.merging(extra) { $1 },
                        timeoutSeconds: timeoutSeconds, recordsTimeout: recordsTimeout, sourceLocation: sourceLocation)
     }
 
     /// `pw-jack EXECUTABLE ARGUMENTS` started and left running (see `LiveCommand`).
-    public func live(_ arguments: [String], executable: String = "tonenode", input: LiveCommand.Input = .none) throws -> LiveCommand {
-        try LiveCommand([Self.path(of: executable)] + arguments, executable: Self.pwJack, environment: environment, input: input)
+    public func live(_ arguments: [String], executable: String = "tonenode", environment extra: [String: String] = [:],
+                     input: LiveCommand.Input = .none) throws -> LiveCommand {
+        try LiveCommand([Self.path(of: executable)] + arguments, executable: Self.pwJack,
+                        environment: environment.merging(extra) { $1 }, input: input)
     }
 
     /// Forces the graph's quantum (`pw-metadata -n settings 0 clock.force-quantum N`); 0 releases it.
@@ -101,7 +107,8 @@ public final class PrivatePipeWire {
     }
 
     private static func path(of executable: String) -> String {
-        executable == "tonenode" ? productsDirectory.appendingPathComponent(executable).path : "/usr/bin/\(executable)"
+        if executable.hasPrefix("/") { return executable }
+        return executable == "tonenode" ? productsDirectory.appendingPathComponent(executable).path : "/usr/bin/\(executable)"
     }
 
     // MARK: - Stopping
@@ -146,6 +153,26 @@ public final class PrivatePipeWire {
 }
 
 extension PrivatePipeWire {
+    /// What a JACK client sets (`PIPEWIRE_PROPS`) to see PipeWire's other
+    /// names: `jack.short-name` (a node's `node.nick` as its client name, not
+    /// its description) and `jack.merge-monitor = false` (a sink's monitor
+    /// ports as a client `<name> Monitor`).
+    public static let splitNames = ["PIPEWIRE_PROPS": "{ jack.short-name=true jack.merge-monitor=false }"]
+
+    /// Makes a sink as a sound card's would look, with no card: PipeWire's
+    /// null sink (`pw-cli create-node adapter`, lingering after pw-cli exits),
+    /// two channels FL/FR. Its JACK client is `description` (`nick` with
+    /// `splitNames`), ports `playback_FL`, `playback_FR` (inputs, physical) and
+    /// `monitor_FL`, `monitor_FR` (outputs: the input passed on, in the same quantum).
+    public func createSink(name: String, description: String, nick: String) throws {
+        let properties = "{ factory.name=support.null-audio-sink node.name=\"\(name)\" node.description=\"\(description)\" "
+            + "node.nick=\"\(nick)\" media.class=Audio/Sink object.linger=true audio.position=[FL FR] }"
+        let result = try runCommand(["create-node", "adapter", properties], executable: "/usr/bin/pw-cli",
+                                    environment: environment, timeoutSeconds: 10)
+        if result.status != 0 { Issue.record("pw-cli create-node exited \(result.status): \(result.stderr)") }
+        if !waitForPort("\(description):monitor_FR") { Issue.record("no sink '\(description)' in \(jackPorts())") }
+    }
+
     /// Every port in the graph (`pw-jack jack_lsp`).
     public func jackPorts() -> [String] {
         (try? run([], executable: "jack_lsp", timeoutSeconds: 5).stdoutLines) ?? []
@@ -159,5 +186,21 @@ extension PrivatePipeWire {
             usleep(100_000)
         }
         return false
+    }
+}
+
+extension PrivatePipeWire {
+    /// The values of every JACK pretty name (`http://jackaudio.org/metadata/pretty-name`)
+    /// in PipeWire's `default` metadata, where PipeWire's libjack keeps JACK
+    /// metadata (`pw-metadata -n default`; `pw-jack jack_property -l` lists the same).
+    public func prettyNames() -> [String] {
+        guard let result = try? runCommand(["-n", "default"], executable: "/usr/bin/pw-metadata", environment: environment,
+                                           timeoutSeconds: 5) else { return [] }
+        let marker = "key:'http://jackaudio.org/metadata/pretty-name' value:'"
+        return result.stdoutLines.compactMap { line in
+            guard let start = line.range(of: marker)?.upperBound,
+                  let end = line[start...].range(of: "' type:")?.lowerBound else { return nil }
+            return String(line[start..<end])
+        }
     }
 }

@@ -12,24 +12,6 @@ extension JackServerTests {
     /// press they can arrive as one (a pending signal is not queued twice).
     @Suite("the terminal put back on every way out (tmux)")
     struct TerminalRestoreTests {
-        func tmux(_ socket: String, _ arguments: [String]) throws -> CommandResult {
-            try runCommand(["-L", socket] + arguments, executable: "/usr/bin/tmux", timeoutSeconds: 10)
-        }
-
-        /// The pane's lines, trailing blanks removed, once `condition` holds (at most `seconds`).
-        func screen(_ socket: String, within seconds: Double = 10, until condition: ([String]) -> Bool) throws -> [String] {
-            let deadline = Date().addingTimeInterval(seconds)
-            while true {
-                var lines = try tmux(socket, ["capture-pane", "-p", "-t", "view"]).stdout
-                    .split(separator: "\n", omittingEmptySubsequences: false).map {
-                        String($0.reversed().drop(while: { $0 == " " }).reversed())
-                    }
-                while lines.last?.isEmpty == true { lines.removeLast() }
-                if condition(lines) || Date() >= deadline { return lines }
-                usleep(100_000)
-            }
-        }
-
         /// The first child of process `pid`.
         static func child(of pid: Int32) -> Int32? {
             let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
@@ -44,37 +26,33 @@ extension JackServerTests {
             defer { server.stop() }
             let binary = productsDirectory.appendingPathComponent("tonenode").path
             // One tmux server per case (they run at once); it must hold none of
-            // our descriptors (see LiveViewInTmuxTests). An interactive shell, so
+            // our descriptors (see TmuxPane). An interactive shell, so
             // `timeout` leads the terminal's foreground job, as at a prompt.
-            let socket = "tn-restore-\(getpid())-\(liveView)"
-            let session = "/usr/bin/tmux -L \(socket) new-session -d -s view -x 120 -y 30 "
-                + "\"env PS1='shell$ ' bash --norc --noprofile -i\""
-            _ = try runCommand(["-c", "for fd in $(ls /proc/$$/fd); do [ $fd -gt 2 ] && eval \"exec $fd>&-\"; done; "
-                                + "exec \(session) >/dev/null 2>&1 </dev/null"],
-                               executable: "/bin/bash", timeoutSeconds: 10)
-            defer { _ = try? tmux(socket, ["kill-server"]) }
+            let pane = try TmuxPane(socket: "tn-restore-\(getpid())-\(liveView)",
+                                    command: "\"env PS1='shell$ ' bash --norc --noprofile -i\"", width: 120, height: 30)
+            defer { pane.kill() }
             // Without the view: reports to /dev/null, so only the prompt is on the terminal.
             let command = "s=$(stty -g); timeout 300 \(binary) run -s \(server.name) -n live --loopback --freq 440"
                 + (liveView ? "" : " >/dev/null")
                 + "; status=$?; [ \"$(stty -g)\" = \"$s\" ] && t=same || t=changed; echo \"status $status, terminal $t\""
-            _ = try screen(socket) { $0.last == "shell$" }
-            _ = try tmux(socket, ["send-keys", "-t", "view", command, "Enter"])
+            _ = try pane.screen(within: 10) { $0.last == "shell$" }
+            _ = try pane.tmux(["send-keys", "-t", "view", command, "Enter"])
             // (Without the view a diagnostic on stderr, such as an xrun count, may follow the prompt on its line.)
-            var lines = try screen(socket) { lines in
+            var lines = try pane.screen(within: 10) { lines in
                 liveView ? lines.last == "tonenode>" && lines.contains { $0.contains("440.0000 Hz") }
                          : lines.contains { $0.hasPrefix("tonenode>") }
             }
             #expect(lines.contains { $0.hasPrefix("tonenode>") }, "\(lines)")
-            let shell = try #require(Int32(try tmux(socket, ["display-message", "-p", "-t", "view", "#{pane_pid}"]).stdout
+            let shell = try #require(Int32(try pane.tmux(["display-message", "-p", "-t", "view", "#{pane_pid}"]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)))
             let node = try #require(Self.child(of: shell).flatMap(Self.child(of:)), "timeout's child")
             kill(node, SIGINT)
             usleep(5_000)
             kill(node, SIGINT)
-            lines = try screen(socket) { $0.last == "shell$" && $0.contains { $0.hasPrefix("status ") } }
+            lines = try pane.screen(within: 10) { $0.last == "shell$" && $0.contains { $0.hasPrefix("status ") } }
             #expect(lines.suffix(2) == ["status 130, terminal same", "shell$"], "the line is the shell's: \(lines.suffix(4))")
             if liveView { #expect(!lines.contains { $0.contains("tonenode>") }, "\(lines)") }
-            let cursor = try tmux(socket, ["display-message", "-p", "-t", "view", "#{cursor_flag}"]).stdout
+            let cursor = try pane.tmux(["display-message", "-p", "-t", "view", "#{cursor_flag}"]).stdout
             #expect(cursor.hasPrefix("1"), "the cursor is visible")
         }
     }

@@ -44,6 +44,7 @@ extension JackServerTests {
             settings.frequencyHz = 1000
             settings.hopFrames = 512
             settings.loopback = true
+            let withheldBefore = Node.withheldReadings
             let node = try Node(settings: settings, reportSink: sink)
             defer { node.stop() }
             let rateHz = Double(node.client.sampleRateHz)
@@ -67,13 +68,23 @@ extension JackServerTests {
             }
             // Every hop reported, in order, a hop apart; the tone read (sound
             // arrived: an idle worker would rest a second whatever the sink).
+            // A tone read across one of the node's xruns (a loaded machine's
+            // dummy server) is withheld (DiscontinuityGate): the hops missing
+            // are those the node counted as withheld, never more.
             #expect(sink.reading(1000, amongLast: 200) == 200)
             let times = sink.reportTimes
-            #expect(Double(times.count) > 3.5 / hopSeconds, "\(times.count) reports")
-            for (earlier, later) in zip(times, times.dropFirst()) where abs(later - earlier - hopSeconds) > 1e-9 {
-                Issue.record("reports \(earlier) s → \(later) s, not a hop apart")
-                break
+            let withheld = Node.withheldReadings - withheldBefore
+            #expect(Double(times.count + withheld) > 3.5 / hopSeconds, "\(times.count) reports, \(withheld) withheld")
+            var missingHops = 0
+            for (earlier, later) in zip(times, times.dropFirst()) {
+                let hops = (later - earlier) / hopSeconds
+                if abs(hops - hops.rounded()) > 1e-6 || hops.rounded() < 1 {
+                    Issue.record("reports \(earlier) s → \(later) s, not a whole number of hops apart")
+                    break
+                }
+                missingHops += Int(hops.rounded()) - 1
             }
+            #expect(missingHops <= withheld, "\(missingHops) hops without a report, \(withheld) withheld")
         }
     }
 }

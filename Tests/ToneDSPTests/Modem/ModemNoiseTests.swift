@@ -90,6 +90,19 @@ struct ModemNoiseTests {
         #expect(got == 4, "\(ppm) ppm: \(got) of 4")
     }
 
+    /// Each alone, `ultrasonic` holds at −11 dB (see `whiteNoise`, `clockOffset`, `reverb`); all at once it needs
+    /// about −3 dB (modem-bench `--combined`: 7 % of 100 at −11 dB, 98–100 % of 50 at −3 dB, 100 % at 0 dB).
+    @Test("ultrasonic: white noise, a room (RT60 0.6 s) and the sender's clock off, all at once",
+          arguments: [1000.0, -1000])
+    func noiseRoomAndClock(ppm: Double) throws {
+        let got = try Self.successes(profile: .ultrasonic, trials: 3, seedBase: 520) { signal, power, seed in
+            let shifted = ModemChannel.clockOffset(signal, epsilon: ppm * 1e-6)
+            let response = ModemChannel.roomImpulseResponse(rt60Seconds: 0.6, sampleRateHz: 48_000, seed: seed)
+            return ModemChannel.addNoise(ModemChannel.convolve(shifted, response), signalPower: power, snrDB: 0, seed: seed)
+        }
+        #expect(got == 3, "\(ppm) ppm, RT60 0.6 s, 0 dB: \(got) of 3")
+    }
+
     @Test("ultrasonic-fast through a dozen strong echoes (the live test's room)", arguments: [48_000.0, 96_000])
     func echoes(sampleRateHz: Double) throws {
         let got = try Self.successes(profile: .ultrasonicFast, sampleRateHz: sampleRateHz, trials: 4, seedBase: 470) {

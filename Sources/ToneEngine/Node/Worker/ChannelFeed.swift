@@ -151,7 +151,10 @@ final class ChannelFeed {
                 if let counters = discontinuityCounters,
                    !discontinuities.admits(windowStart..<windowStart + analyzer.windowFrames, counters: counters,
                                            capturedFrames: { capturedFrames(channel) }),
-                   report.reading.frequencyHz != nil || !report.reading.tones.isEmpty { return }
+                   report.reading.frequencyHz != nil || !report.reading.tones.isEmpty {
+                    Node.withheldReadingCount.add(1, ordering: .relaxed)
+                    return
+                }
                 report.settled = windowStart >= settledFrom
                 if report.settled { settledReported = true }
                 router.take(report)

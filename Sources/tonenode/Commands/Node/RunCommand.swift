@@ -125,6 +125,9 @@ struct RunCommand: AsyncParsableCommand {
         sink?.writer.finish(waitingAtMostSeconds: 0.5)
         let dropped = Node.droppedEvents + (sink?.writer.droppedLines ?? 0)
         if dropped > 0 { Console.err("\(dropped) report(s) dropped: stdout was not read in time") }
+        if Node.withheldReadings > 0 {
+            Console.err("\(Node.withheldReadings) reading(s) withheld: their windows spanned an xrun or a period change")
+        }
         if Node.droppedMidiMessages > 0 {
             Console.err("\(Node.droppedMidiMessages) MIDI message(s) dropped: a period brought more than "
                         + "\(Node.midiMessagesPerPeriod)")

@@ -97,7 +97,9 @@ extension JackServerTests {
             report(String(format: "%@: server stopped, its socket dead: ended %.2f s later (status %@)", orphan.command, seconds,
                           exit.map { String($0.status) } ?? "none"))
             #expect(exit?.status == 1, "after \(seconds) s: \(String(describing: exit)); stderr: \(command.stderr)")
-            #expect(seconds < 4, "ended \(seconds) s after the server stopped")
+            // 3.5 s by design, and 1 s for a loaded machine to schedule the
+            // look and the exit (2026-11-28, under parallel builds: 4.00 s).
+            #expect(seconds < 4.5, "ended \(seconds) s after the server stopped")
             #expect(command.stderr.contains(orphan.says), "\(command.stderr)")
             // Its metadata helper (run only) ends too: its stdin has ended. A CI
             // run left one for good in `exit` (docs/engineering/reliability.md, metadata row).
@@ -197,8 +199,9 @@ extension JackServerTests {
             // no test of the count; starved, the machine gave no fair run.
             let starved = stderr.contains("xrun(s);") ? " (the machine could not give a fair run: the node was starved)" : ""
             #expect(said > 0, "nothing dropped in \(unreadSeconds) s unread\(starved): \(stderr)")
-            // An xrun alone leaves no hole in the grid (report times count the
-            // frames captured). A node starved of the CPU (a loaded machine, a
+            // An xrun leaves no gap in the report times (they count the frames
+            // captured), but a tone read in a window across it is withheld, and
+            // the node says how many at exit ("N reading(s) withheld"). A node starved of the CPU (a loaded machine, a
             // freewheeling test beside this one) may lose audio at its input
             // ring, said on stderr ("F frames not analysed" after O overflows):
             // the windows that would hold those frames are never made, missing
@@ -206,8 +209,14 @@ extension JackServerTests {
             // of one window and one more.
             let (overflows, notAnalysed) = Self.lostInput(stderr)
             let unmade = notAnalysed / hopFrames + overflows * (4096 / hopFrames + 1)
-            #expect(missing >= said && missing <= said + unmade,
-                    "\(missing) reports missing from the grid, \(said) said dropped, at most \(unmade) never made: \(stderr)")
+            let withheld = stderr.split(separator: "\n").compactMap { line -> Int? in
+                guard line.hasSuffix("reading(s) withheld: their windows spanned an xrun or a period change") else { return nil }
+                return Int(line.split(separator: " ")[1])
+            }.first ?? 0
+            // (Withheld before the first report delivered, at start-up, leave no hole.)
+            #expect(missing >= said && missing <= said + withheld + unmade,
+                    Comment(rawValue: "\(missing) reports missing from the grid, \(said) said dropped, \(withheld) said "
+                            + "withheld, at most \(unmade) never made: \(stderr)"))
             // The worker went on analysing: the reports reach the end of the run.
             #expect((times.last ?? 0) >= durationSeconds, "last report at \(times.last ?? 0) s")
             #expect(times.count > 1000, "\(times.count) reports delivered")
