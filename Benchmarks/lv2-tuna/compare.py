@@ -85,8 +85,8 @@ def main():
     time.sleep(1)
     folder = tempfile.mkdtemp(prefix="tn-lv2cmp-")
     plugins = {"x42 tuna": (Jalv("tuna", TUNA, {}, env), "freq_out", "rms"),
-               # The tuner's setting: pitch mode, fundamentals 30…2000 Hz.
-               "ToneNode": (Jalv("tn", TONENODE, {"mode": 1, "low": 30, "high": 2000}, env), "frequency", "valid")}
+               # The tuner's setting: pitch mode (fundamentals 30…2000 Hz by default, as the node's).
+               "ToneNode": (Jalv("tn", TONENODE, {"mode": 1}, env), "frequency", "valid")}
     time.sleep(1.5)
     cpu0 = {name: p[0].cpu_seconds() for name, p in plugins.items()}
     wall0 = time.time()

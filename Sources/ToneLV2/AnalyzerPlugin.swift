@@ -27,9 +27,11 @@ final class AnalyzerPlugin {
     /// The reading on the outputs.
     private var shown = AnalyzerReading()
     /// What a control input the host left unconnected reads: the node's
-    /// defaults (tone mode, standard A4, its band; the top at Nyquist).
+    /// defaults (tone mode, standard A4, its band with the top at Nyquist, its pitch range).
     private let unconnected = AnalyzerRequest(mode: 0, a4Hz: Float(EqualTemperament.standardA4Hz),
-                                              lowHz: Float(ToneEstimatorConfiguration.defaultLowHz), highHz: .infinity)
+                                              lowHz: Float(ToneEstimatorConfiguration.defaultLowHz), highHz: .infinity,
+                                              pitchLowHz: Float(PitchDetectorConfiguration.defaultLowHz),
+                                              pitchHighHz: Float(PitchDetectorConfiguration.defaultHighHz))
     let worker: AnalyzerWorker
 
     /// Nil for a sample rate the estimator is not made for.
@@ -80,7 +82,9 @@ final class AnalyzerPlugin {
         var request = AnalyzerRequest(mode: ports.value(Port.mode, unconnected.mode),
                                       a4Hz: ports.value(Port.a4, unconnected.a4Hz),
                                       lowHz: ports.value(Port.low, unconnected.lowHz),
-                                      highHz: ports.value(Port.high, unconnected.highHz))
+                                      highHz: ports.value(Port.high, unconnected.highHz),
+                                      pitchLowHz: ports.value(Port.pitchLow, unconnected.pitchLowHz),
+                                      pitchHighHz: ports.value(Port.pitchHigh, unconnected.pitchHighHz))
         let schedule = schedule    // a pointer, not `self`: the closure then retains nothing
         let status = withUnsafeBytes(of: &request) { bytes in
             // Unknown to the checker, safe by contract: the worker extension
@@ -125,6 +129,8 @@ extension AnalyzerPlugin {
         static let mode = 3, a4 = 4, low = 5, high = 6
         /// Control outputs: the last reading.
         static let frequency = 7, level = 8, snr = 9, note = 10, cents = 11, sigmaHz = 12, sigmaCents = 13, valid = 14
-        static let count = 15
+        /// Control inputs added after the outputs (indices stay as first published).
+        static let pitchLow = 15, pitchHigh = 16
+        static let count = 17
     }
 }

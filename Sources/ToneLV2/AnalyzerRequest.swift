@@ -4,14 +4,20 @@ struct AnalyzerRequest: BitwiseCopyable {
     /// 0 tone, 1 pitch (the `mode` port's enumeration).
     var mode: Float
     var a4Hz: Float
+    /// The tone band (`--band` in tone mode).
     var lowHz: Float
     var highHz: Float
+    /// The fundamental's range (`--band` in pitch mode).
+    var pitchLowHz: Float
+    var pitchHighHz: Float
 
     @_noLocks
-    init(mode: Float, a4Hz: Float, lowHz: Float, highHz: Float) {
+    init(mode: Float, a4Hz: Float, lowHz: Float, highHz: Float, pitchLowHz: Float, pitchHighHz: Float) {
         self.mode = mode
         self.a4Hz = a4Hz
         self.lowHz = lowHz
         self.highHz = highHz
+        self.pitchLowHz = pitchLowHz
+        self.pitchHighHz = pitchHighHz
     }
 }

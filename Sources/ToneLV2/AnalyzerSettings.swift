@@ -1,7 +1,8 @@
 import ToneDSP
 
 /// The analysis the control inputs ask for, made valid the way the node's
-/// settings are (`tonenode run --mode --a4 --band`; ToneCore's `NodeSettings`):
+/// settings are (`tonenode run --mode --a4 --band`; ToneCore's `NodeSettings`;
+/// the band in tone mode, the fundamental's range in pitch mode, as there):
 /// values out of range are clamped rather than refused, since a plugin host's
 /// slider cannot be told no. Worker thread.
 struct AnalyzerSettings: Equatable {
@@ -9,6 +10,8 @@ struct AnalyzerSettings: Equatable {
     var a4Hz: Double
     var lowHz: Double
     var highHz: Double
+    var pitchLowHz: Double
+    var pitchHighHz: Double
     let sampleRateHz: Double
 
     /// The node's default window and hop (`--fft-size`, `--hop`), declared
@@ -30,11 +33,15 @@ struct AnalyzerSettings: Equatable {
         highHz = high.isFinite ? min(max(high, minimumWidth), nyquist) : nyquist
         let low = Double(request.lowHz)
         lowHz = low.isFinite ? min(max(low, 0), highHz - minimumWidth) : 0
+        // The fundamental's range: positive, its top capped at a quarter of the rate (the node's cap).
+        let pitchHigh = Double(request.pitchHighHz), pitchLow = Double(request.pitchLowHz)
+        pitchHighHz = pitchHigh.isFinite ? min(max(pitchHigh, 2), sampleRateHz / 4) : sampleRateHz / 4
+        pitchLowHz = pitchLow.isFinite ? min(max(pitchLow, 1), pitchHighHz / 2) : 1
     }
 
     /// The node's analyzer for these settings (`NodeSettings.makeAnalyzer`):
-    /// the tone estimator over the band, or the pitch detector with the band
-    /// as its fundamental range (capped at a quarter of the rate, as the node's).
+    /// the tone estimator over the band, or the pitch detector over the
+    /// fundamental's range.
     func makeAnalyzer() throws -> any StreamAnalyzer {
         switch mode {
         case .tone:
@@ -44,7 +51,7 @@ struct AnalyzerSettings: Equatable {
             return try ToneAnalyzer(estimator: estimator, hopFrames: Self.hopFrames)
         case .pitch:
             let configuration = PitchDetectorConfiguration(sampleRateHz: sampleRateHz, frameSize: Self.windowFrames,
-                                                           lowHz: max(lowHz, 1), highHz: min(highHz, sampleRateHz / 4))
+                                                           lowHz: pitchLowHz, highHz: pitchHighHz)
             let detector = try PitchDetector(configuration, planning: .estimate)
             return try PitchAnalyzer(detector: detector, hopFrames: Self.hopFrames,
                                      temperament: EqualTemperament(a4Hz: a4Hz))

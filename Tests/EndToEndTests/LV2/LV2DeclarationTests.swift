@@ -33,7 +33,7 @@ struct LV2DeclarationTests {
         return ports
     }
 
-    @Test("the analyzer's mode, A4 and band defaults and ranges are the node's")
+    @Test("the analyzer's mode, A4, band and pitch range defaults and ranges are the node's")
     func analyzer() throws {
         let ports = try Self.ports(of: LV2Bundle.analyzer)
         let a4 = try #require(ports["a4"])
@@ -46,6 +46,9 @@ struct LV2DeclarationTests {
         let high = try #require(ports["high"])
         #expect(high["default"] == high["maximum"])
         #expect(ports["frequency"]?["maximum"] == high["maximum"])
+        // Pitch mode's range of fundamentals (`--mode pitch --band`), ports of its own as in the node.
+        #expect(ports["pitch_low"]?["default"] == Parameters.pitchRange.defaultValue)
+        #expect(ports["pitch_high"]?["default"] == PitchDetectorConfiguration.defaultHighHz)
     }
 
     @Test("the generator's frequency, level, mute and glide defaults are the node's")

@@ -56,7 +56,7 @@ extension JackServerTests {
         func nodeIntoAnalyzer() throws {
             let server = try startServer(periodFrames: 256, sampleRateHz: 48000)
             let tuner = try JalvHost(name: "tuner", uri: LV2Bundle.analyzer, server: server.name,
-                                     controls: ["mode": 1, "low": 30, "high": 2000], firstOutput: "out",
+                                     controls: ["mode": 1], firstOutput: "out",
                                      environment: ["LV2_PATH": LV2Bundle.staged.get()])
             defer { tuner.stop() }
             let node = try LiveCommand(["run", "-s", server.name, "-n", "node", "--freq", "1234.5", "--no-metadata",

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #define MAX_INSTANCES 4
-#define PORTS 15
+#define PORTS 17
 #define RESPONSES 64
 #define RESPONSE_BYTES 64
 
@@ -143,6 +143,7 @@ int main(int argc, char **argv) {
     LilvNode *uri = lilv_new_uri(world, uri_text);
     const LilvPlugin *plugin = lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), uri);
     if (!plugin) { fprintf(stderr, "lv2host: %s not found\n", uri_text); return 4; }
+    if (lilv_plugin_get_num_ports(plugin) != PORTS) { fprintf(stderr, "lv2host: %s has not %d ports\n", uri_text, PORTS); return 4; }
 
     const long big = 10 * max_block;
     float *out = malloc(sizeof(float) * big);
@@ -168,7 +169,9 @@ int main(int argc, char **argv) {
             if (!slot->instance) { fprintf(stderr, "lv2host: instantiate failed\n"); return 4; }
             slot->worker = lilv_instance_get_extension_data(slot->instance, LV2_WORKER__interface);
             if (!slot->worker) { fprintf(stderr, "lv2host: no worker interface\n"); return 4; }
-            slot->controls[3] = mode; slot->controls[4] = 440; slot->controls[5] = 20; slot->controls[6] = 20000;
+            // The bundle's defaults (the node's: LV2DeclarationTests), then the mode asked for.
+            lilv_plugin_get_port_ranges_float(plugin, NULL, NULL, slot->controls);
+            slot->controls[3] = mode;
             for (uint32_t p = 2; p < PORTS; ++p) lilv_instance_connect_port(slot->instance, p, &slot->controls[p]);
             lilv_instance_activate(slot->instance);
         }
