@@ -100,6 +100,8 @@ struct LinkCommand: ParsableCommand {
                 usleep(500_000)
             }
         }
+        let leftOut = output.sessions.count - output.pooledSessions.count
+        if leftOut > 0 { Console.err("the summary leaves out the \(leftOut) session(s) before the sample rate changed") }
         let summary = output.summary(limits: limits)
         Console.out(summary.text)
         if let plot { try PlotOption.write(output.plotSVG(), to: plot) }
