@@ -21,20 +21,12 @@ public enum LinkMeter {
         public init() {}
     }
 
-    public enum Failure: Error, CustomStringConvertible {
-        case serverGone
-
-        public var description: String {
-            switch self {
-            case .serverGone: return "the JACK server went away during the measurement"
-            }
-        }
-    }
-
     /// How one session (one server connection) ended.
     public enum Ending: Sendable, Equatable {
         case stopped
         case serverGone
+        /// The server's sample rate changed (PipeWire's `clock.force-rate`): the probe is made for the old one.
+        case sampleRateChanged(fromHz: Int, toHz: Int)
     }
 
     public struct Session {
@@ -60,7 +52,8 @@ public enum LinkMeter {
         defer { client.close() }
         // Made at the open, while the server listens (see StalledServerWatch).
         let serverWatch = ServerWatch(serverName: client.serverName)
-        let probe = LinkProbe(sampleRateHz: Double(client.sampleRateHz), levelDBFS: settings.levelDBFS)
+        let sampleRateHz = client.sampleRateHz
+        let probe = LinkProbe(sampleRateHz: Double(sampleRateHz), levelDBFS: settings.levelDBFS)
         let engine = LinkEngine(probe: probe, plays: settings.plays)
         let inPort = try client.registerAudioPort("in", isInput: true)
         let outPort = try client.registerAudioPort("out", isInput: false)
@@ -91,6 +84,10 @@ public enum LinkMeter {
                 ending = .serverGone
                 break
             }
+            if case let rate = bridge.periodWatch.sampleRate, rate.changes > 0 {
+                ending = .sampleRateChanged(fromHz: sampleRateHz, toHz: rate.rateHz)
+                break
+            }
             bridge.wait(timeoutMilliseconds: 100)
             stalledServer?.look(nowNs: DispatchTime.now().uptimeNanoseconds)
             while true {
@@ -105,7 +102,7 @@ public enum LinkMeter {
             }
         }
         analyzer.finish()
-        return Session(clientName: client.name, sampleRateHz: client.sampleRateHz, periodFrames: client.bufferFrames,
+        return Session(clientName: client.name, sampleRateHz: sampleRateHz, periodFrames: client.bufferFrames,
                        xruns: bridge.xruns, capturedFramesLost: engine.capture.droppedFrames.load(ordering: .relaxed),
                        analyzer: analyzer, ending: ending)
     }

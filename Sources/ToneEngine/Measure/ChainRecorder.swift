@@ -60,6 +60,8 @@ public enum ChainRecorder {
         case stopped
         /// The server's period changed during the recording (PipeWire's quantum, `jack_bufsize`): a loop's latency changed with it.
         case periodChanged(fromFrames: Int, toFrames: Int)
+        /// The server's sample rate changed during the recording (PipeWire's `clock.force-rate`): the stimulus was made for the old one.
+        case sampleRateChanged(fromHz: Int, toHz: Int)
 
         public var description: String {
             switch self {
@@ -70,6 +72,7 @@ public enum ChainRecorder {
                 return "nothing is connected to \(port): name the chain with \(option)\(loopback)"
             case .serverGone: return "the JACK server shut the client down during the measurement"
             case .periodChanged(let from, let to): return "the period changed from \(from) to \(to) frames during the measurement"
+            case .sampleRateChanged(let from, let to): return "the sample rate changed from \(from) to \(to) Hz during the measurement"
             case .timedOut(let seconds): return "the measurement did not finish within \(Int(seconds)) s (is the server running its cycles?)"
             }
         }
@@ -91,7 +94,8 @@ public enum ChainRecorder {
         defer { client.close() }
         // Made at the open, while the server listens (see StalledServerWatch).
         let serverWatch = ServerWatch(serverName: client.serverName)
-        let signal = try makeSignal(Double(client.sampleRateHz))
+        let openedRateHz = client.sampleRateHz
+        let signal = try makeSignal(Double(openedRateHz))
         let channels = max(1, settings.channels)
         let engine = MeasureEngine(stimuli: (0..<channels).map { signal.stimulus(channel: $0) },
                                    recordingFrames: signal.recordingFrames,
@@ -146,7 +150,7 @@ public enum ChainRecorder {
             if shouldStop() { throw Failure.stopped }
             bridge.wait(timeoutMilliseconds: 100)
         }
-        let xrunsBefore = bridge.xruns, periodBefore = bridge.periodWatch.snapshot
+        let xrunsBefore = bridge.xruns, periodBefore = bridge.periodWatch.snapshot, rateBefore = bridge.periodWatch.sampleRate
         engine.arm()
         // A server that died without libjack saying so ends the measurement as one that did.
         var stalledServer = serverWatch.map {
@@ -165,7 +169,11 @@ public enum ChainRecorder {
             if seen > 0 { xrunFrames += Array(repeating: engine.framesRecorded, count: seen) }
         }
         let xruns = bridge.xruns - xrunsBefore
-        let periodAfter = bridge.periodWatch.snapshot
+        let periodAfter = bridge.periodWatch.snapshot, rateAfter = bridge.periodWatch.sampleRate
+        // The rate first: a rate change moves the period too, and the signal was made for the old rate.
+        if rateAfter.changes != rateBefore.changes {
+            throw Failure.sampleRateChanged(fromHz: openedRateHz, toHz: rateAfter.rateHz)
+        }
         if periodAfter.changes != periodBefore.changes {
             throw Failure.periodChanged(fromFrames: periodBefore.periodFrames, toFrames: periodAfter.periodFrames)
         }

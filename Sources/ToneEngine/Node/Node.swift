@@ -186,6 +186,13 @@ public final class Node {
         return { continuation.finish() }
     }
 
+    /// Whether the server has shut the client down (libjack said so, or the
+    /// worker found its socket gone: `StalledServerWatch`), from any thread.
+    public var serverGoneReader: @Sendable () -> Bool {
+        let bridge = bridge
+        return { bridge.isShutdown }
+    }
+
     /// The process callback's durations so far; nil unless made with `profilesCallback`.
     public var callbackProfile: CallbackProfile? { bridge.callbackProfile }
 

@@ -14,6 +14,10 @@ public enum NodeEvent: Sendable {
     /// The server's period (PipeWire's quantum) changed to `periodFrames`
     /// while the node ran; windows across the change are withheld.
     case periodChanged(periodFrames: Int)
+    /// The server's sample rate changed to `rateHz` (PipeWire's
+    /// `clock.force-rate`): the node's tones and analyzers are made for the
+    /// old one, so the worker ends with this, and the owner reopens the node.
+    case sampleRateChanged(rateHz: Int)
     /// The process callback's durations so far (`--profile-callback`), every
     /// `TroubleNotices.profileIntervalSeconds`.
     case callbackProfile(CallbackProfile)

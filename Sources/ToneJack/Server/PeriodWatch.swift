@@ -6,31 +6,37 @@ import Synchronization
 /// for a lower latency (`pw-metadata -n settings 0 clock.force-quantum N`),
 /// jackd2 on `jack_bufsize N`. JACK's buffer-size callback
 /// (`jack_set_buffer_size_callback`) stores it; the worker and the owner read it.
+/// The sample rate likewise (`jack_set_sample_rate_callback`): PipeWire
+/// changes it under running clients (`pw-metadata -n settings 0
+/// clock.force-rate N`, docs/pipewire.md); jackd2 never does.
 ///
-/// Ordering: one atomic word holds both (changes in the high 32 bits, the
-/// period in the low), so a reader never sees a count with another change's
-/// period; relaxed, it orders nothing else.
+/// Ordering: one atomic word holds each (changes in the high 32 bits, the
+/// value in the low), so a reader never sees a count with another change's
+/// value; relaxed, it orders nothing else.
 public final class PeriodWatch: @unchecked Sendable {
     // @unchecked Sendable: `state` is written by the callback and read by
     // anyone, only through its atomic; it lives until the watch goes, which
     // its owner (`ProcessBridge`) keeps until the client is closed.
+    // `state` is the period's word, `state + 1` the sample rate's.
     private let state: UnsafeMutablePointer<Atomic<UInt64>>
 
-    /// Installs the buffer-size callback. Main thread, before `JackClient.activate`.
-    /// - Throws: `JackError.callbackSetupFailed` when JACK refuses it.
+    /// Installs the buffer-size and sample-rate callbacks. Main thread, before `JackClient.activate`.
+    /// - Throws: `JackError.callbackSetupFailed` when JACK refuses one.
     public init(client: JackClient) throws {
-        state = .allocate(capacity: 1)
+        state = .allocate(capacity: 2)
         state.initialize(to: Atomic(UInt64(UInt32(clamping: client.bufferFrames))))
-        let code = jack_set_buffer_size_callback(client.handle, periodChanged, UnsafeMutableRawPointer(state))
+        (state + 1).initialize(to: Atomic(UInt64(UInt32(clamping: client.sampleRateHz))))
+        var code = jack_set_buffer_size_callback(client.handle, valueChanged, UnsafeMutableRawPointer(state))
+        if code == 0 { code = jack_set_sample_rate_callback(client.handle, valueChanged, UnsafeMutableRawPointer(state + 1)) }
         guard code == 0 else {
-            state.deinitialize(count: 1)
+            state.deinitialize(count: 2)
             state.deallocate()
             throw JackError.callbackSetupFailed(code)
         }
     }
 
     deinit {
-        state.deinitialize(count: 1)
+        state.deinitialize(count: 2)
         state.deallocate()
     }
 
@@ -46,14 +52,20 @@ public final class PeriodWatch: @unchecked Sendable {
         let word = state.pointee.load(ordering: .relaxed)
         return (Int(word >> 32), Int(word & 0xFFFF_FFFF))
     }
+
+    /// The sample rate's changes since the client was activated, and the rate the last one set (Hz).
+    public var sampleRate: (changes: Int, rateHz: Int) {
+        let word = (state + 1).pointee.load(ordering: .relaxed)
+        return (Int(word >> 32), Int(word & 0xFFFF_FFFF))
+    }
 }
 
-/// JACK's buffer-size callback (its notification or process thread, as the
-/// server chooses): one atomic word, no call, no lock.
+/// JACK's buffer-size and sample-rate callbacks (its notification or process
+/// thread, as the server chooses): one atomic word, no call, no lock.
 @_noLocks
-private func periodChanged(_ frames: jack_nframes_t, _ context: UnsafeMutableRawPointer?) -> Int32 {
+private func valueChanged(_ frames: jack_nframes_t, _ context: UnsafeMutableRawPointer?) -> Int32 {
     guard let context else { return 0 }
-    // safe: the context is the watch's state word, alive while the client may call back.
+    // safe: the context is one of the watch's state words, alive while the client may call back.
     let state = context.assumingMemoryBound(to: Atomic<UInt64>.self)
     let old = state.pointee.load(ordering: .relaxed)
     guard UInt32(truncatingIfNeeded: old) != frames else { return 0 }

@@ -54,8 +54,18 @@ struct LinkOutput {
         }
     }
 
-    /// The summary of the whole run and the limits it broke.
+    /// The sessions the summary pools: those at the last session's rate.
+    /// Frames at another rate are another length of time (the sample rate
+    /// changed under `link`, or a server came back at another one), so
+    /// readings from before are left out, never mixed in.
+    var pooledSessions: [(offsetSeconds: Double, session: LinkMeter.Session)] {
+        guard let rate = sessions.last?.session.sampleRateHz else { return [] }
+        return sessions.filter { $0.session.sampleRateHz == rate }
+    }
+
+    /// The summary of the whole run (at its last rate: `pooledSessions`) and the limits it broke.
     func summary(limits: LinkLimits) -> (text: String, violations: [String]) {
+        let sessions = pooledSessions
         let rate = Double(sessions.first?.session.sampleRateHz ?? 48000)
         let readings = sessions.flatMap { entry in
             entry.session.analyzer.readings.map { reading -> LinkReading in
@@ -79,8 +89,8 @@ struct LinkOutput {
             summary.drift = LinkSummary(readings: longest.session.analyzer.readings, sampleRateHz: rate, withDrift: true).drift
         }
         let violations = limits.violations(summary, dropouts: dropouts.count)
-        let xruns = sessions.reduce(0) { $0 + $1.session.xruns }
-        let lost = sessions.reduce(0) { $0 + $1.session.capturedFramesLost }
+        let xruns = self.sessions.reduce(0) { $0 + $1.session.xruns }
+        let lost = self.sessions.reduce(0) { $0 + $1.session.capturedFramesLost }
         let text = json
             ? LinkSummaryFormatter.json(summary, dropouts: dropouts, changes: changes, oneWay: oneWay,
                                          sessions: sessions.count, xruns: xruns, framesLost: lost, violations: violations)
@@ -91,11 +101,11 @@ struct LinkOutput {
 
     /// Latency (or delay) over time, one series per session.
     func plotSVG() -> String {
-        let rate = Double(sessions.first?.session.sampleRateHz ?? 48000)
+        // Each session at its own rate.
         let series = sessions.map { entry in
             LinePlot.Series(name: oneWay ? "relative delay (ms)" : "latency (ms)",
                             points: entry.session.analyzer.readings.filter(\.hasProbe).map {
-                                ($0.timeSeconds + entry.offsetSeconds, $0.latencyFrames / rate * 1000)
+                                ($0.timeSeconds + entry.offsetSeconds, $0.latencyFrames / Double(entry.session.sampleRateHz) * 1000)
                             })
         }
         let values = series.flatMap { $0.points.map(\.y) }

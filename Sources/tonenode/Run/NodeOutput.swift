@@ -61,8 +61,12 @@ struct NodeOutput {
             if json && liveView == nil { Console.out(Self.periodChangedJSON(frames)) }
         case .callbackProfile(let profile):
             diagnostic(profile.summary)
+        case .sampleRateChanged(let from, let to):
+            liveView?.update(force: true) { $0.sampleRateHz = to }
+            diagnostic(ServerNotice.sampleRateChangedLine(fromHz: from, toHz: to))
+            if json && liveView == nil { Console.out(ServerNotice.sampleRateChangedJSON(toHz: to)) }
         case .serverGone(let retrying):
-            diagnostic((retrying ? "" : "error: ") + "the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+            diagnostic(ServerNotice.goneLine(retrying: retrying))
         case .connectionsPending(let connections):
             diagnostic("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
         case .connectionsRestored(let connections):

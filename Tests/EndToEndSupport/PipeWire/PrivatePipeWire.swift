@@ -101,6 +101,13 @@ public final class PrivatePipeWire {
         if result.status != 0 { Issue.record("pw-metadata exited \(result.status): \(result.stderr)") }
     }
 
+    /// Forces the graph's sample rate (`pw-metadata -n settings 0 clock.force-rate N`); 0 releases it.
+    public func forceRate(_ hz: Int) throws {
+        let result = try runCommand(["-n", "settings", "0", "clock.force-rate", String(hz)],
+                                    executable: "/usr/bin/pw-metadata", environment: environment, timeoutSeconds: 5)
+        if result.status != 0 { Issue.record("pw-metadata exited \(result.status): \(result.stderr)") }
+    }
+
     /// The quantum the graph runs at now (`jack_bufsize`).
     public func quantum() throws -> Int? {
         Int(try run([], executable: "jack_bufsize", timeoutSeconds: 5).stdout.trimmingCharacters(in: .whitespacesAndNewlines))

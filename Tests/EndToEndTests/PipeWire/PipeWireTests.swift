@@ -21,6 +21,39 @@ private func startListener(on pipeWire: PrivatePipeWire, _ extra: [String] = [])
     try pipeWire.live(["run", "--name", "listener", "--connect-in", "player:out", "--mute", "--json"] + extra)
 }
 
+/// A private PipeWire with a player and a listener (`startPlayer`, `startListener`), once the listener has read the tone.
+private struct PlayingPair {
+    let pipeWire: PrivatePipeWire
+    let player: LiveCommand
+    let listener: LiveCommand
+
+    init() throws {
+        pipeWire = try PrivatePipeWire()
+        do {
+            player = try startPlayer(on: pipeWire)
+            listener = try startListener(on: pipeWire)
+        } catch {
+            pipeWire.stop()
+            throw error
+        }
+        #expect(listener.waitUntil(timeoutSeconds: 10) { !validFrequencies($0).isEmpty }, "\(listener.stderr)")
+    }
+
+    func stop() {
+        listener.stop()
+        player.stop()
+        pipeWire.stop()
+    }
+}
+
+/// Waits (bounded) until `listener` reads 997 Hz to within 1 mHz `count` times in reports from now on.
+private func reads997Again(_ listener: LiveCommand, count: Int = 1) -> Bool {
+    let before = listener.lineCount
+    return listener.waitUntil(timeoutSeconds: 10) {
+        $0.lines(from: before).compactMap(parseReport).filter { abs(($0["freq_hz"] as? Double ?? 0) - 997) < 0.001 }.count >= count
+    }
+}
+
 extension JackServerTests {
     /// The commands under PipeWire's JACK (`pw-jack`), against a headless
     /// PipeWire each test starts itself (`PrivatePipeWire`). Serialized with
@@ -70,29 +103,55 @@ extension JackServerTests {
             for frequency in readings { #expect(abs(frequency - 997) < 0.001) }
         }
 
-        @Test("PipeWire killed and started again under two nodes: both say so, reconnect, and the listener reads 997 Hz again")
+        @Test("PipeWire killed and started again under two nodes and every other command: each says so in one line; run, receive and link reconnect (the listener reads 997 Hz again); run --no-reconnect, measure and send exit 1; run --duration ends on the wall clock")
         func restart() throws {
-            let pipeWire = try PrivatePipeWire()
-            defer { pipeWire.stop() }
-            let player = try startPlayer(on: pipeWire)
-            defer { player.stop() }
-            let listener = try startListener(on: pipeWire)
-            defer { listener.stop() }
-            #expect(listener.waitUntil(timeoutSeconds: 10) { !validFrequencies($0).isEmpty }, "\(listener.stderr)")
+            let pair = try PlayingPair()
+            defer { pair.stop() }
+            let (pipeWire, player, listener) = (pair.pipeWire, pair.player, pair.listener)
+            // No self-loop on PipeWire: link reads the player (no probe comes back; its sessions matter here).
+            let commands = try ServerLossCommands(start: { try pipeWire.live($0) }, linkPorts: ["--connect-in", "player:out"])
+            defer { commands.stop() }
             // Killed (SIGKILL) and started again a second later: PipeWire's libjack tells its clients nothing.
             try pipeWire.restart()
             for node in [player, listener] {
                 #expect(node.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("tonenode: reconnected: client") },
                         "\(node.stderr)")
-                #expect(node.stderr.contains("tonenode: the JACK server shut the client down; waiting for it to come back"))
+                #expect(node.stderr.contains(ServerLossCommands.waitingLine))
             }
-            let before = listener.lineCount
             // The connection comes back from either end (each restores what it had).
-            #expect(listener.waitUntil(timeoutSeconds: 10) {
-                $0.lines(from: before).compactMap(parseReport).contains { abs(($0["freq_hz"] as? Double ?? 0) - 997) < 0.001 }
-            }, "\(listener.stderr)")
+            #expect(reads997Again(listener), "\(listener.stderr)")
+            commands.expectOutcomes()
             listener.signal(SIGTERM)
             #expect(listener.exitStatus(timeoutSeconds: 5)?.status == 0, "\(listener.stderr)")
+        }
+
+        @Test("the sample rate forced to 44100 Hz: run says so (a line, a JSON event), reopens at it and reads 997 Hz again; measure measures again at it")
+        func sampleRateChange() throws {
+            let pair = try PlayingPair()
+            defer { pair.stop() }
+            let (pipeWire, player, listener) = (pair.pipeWire, pair.player, pair.listener)
+            let measure = try pipeWire.live(["measure", "-n", "ms", "--loopback", "--json"])
+            defer { measure.stop() }
+            #expect(measure.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("measuring…") }, "\(measure.stderr)")
+            usleep(1_000_000)
+            try pipeWire.forceRate(44100)
+            for node in [player, listener] {
+                #expect(node.waitUntil(timeoutSeconds: 10) { $0.stderr.contains("reconnected: client") && $0.stderr.contains("at 44100 Hz") },
+                        "\(node.stderr)")
+                #expect(node.stderr.contains("tonenode: sample rate changed from 48000 to 44100 Hz; reopening the client at the new rate"))
+                let events = node.reports.filter { $0["event"] as? String == "sample_rate_changed" }
+                #expect(events.count == 1 && events.first?["sample_rate_hz"] as? Int == 44100, "\(events)")
+            }
+            // Both at the new rate: 997 Hz again, exactly.
+            #expect(reads997Again(listener, count: 5), "\(listener.stderr)")
+            #expect(measure.exitStatus(timeoutSeconds: 30)?.status == 0, "\(measure.stderr)")
+            #expect(measure.stderr.contains("the sample rate changed from 48000 to 44100 Hz during the measurement; measuring again"),
+                    "\(measure.stderr)")
+            let summary = try #require(measure.reports.last, "\(measure.stdout)\n\(measure.stderr)")
+            #expect((summary["sample_rate_hz"] as? NSNumber)?.doubleValue == 44100, "\(summary)")
+            let period = try #require(summary["period_frames"] as? Int)
+            let latency = try #require(summary["latency_frames"] as? Double)
+            #expect(abs(latency - Double(period)) < 0.01, "latency \(latency) frames at \(period) frames/period")
         }
 
         @Test("a quantum forced to 256 during measure --loopback: it measures again, and reads one new quantum")

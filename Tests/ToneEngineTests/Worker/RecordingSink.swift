@@ -52,6 +52,7 @@ final class PublishedBatches: Sendable {
         case .trouble(let xruns, let overflows, let dropped): "trouble \(xruns) \(overflows) \(dropped)"
         case .periodChanged(let frames): "periodChanged \(frames)"
         case .callbackProfile(let profile): "profile \(profile.count)"
+        case .sampleRateChanged(let rateHz): "sampleRateChanged \(rateHz)"
         case .serverGone: "serverGone"
         case .progress(let seconds, let settled): "progress \(seconds) settled=\(settled)"
         }

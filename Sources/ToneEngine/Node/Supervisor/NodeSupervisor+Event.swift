@@ -17,6 +17,9 @@ extension NodeSupervisor {
         /// The process callback's durations so far (`--profile-callback`):
         /// every few seconds, and once more when a node closes.
         case callbackProfile(CallbackProfile)
+        /// The server's sample rate changed under the node (PipeWire's
+        /// `clock.force-rate`): it is closed and reopened at the new rate.
+        case sampleRateChanged(fromHz: Int, toHz: Int)
         /// The server shut the client down; `retrying` says whether we wait for it.
         case serverGone(retrying: Bool)
         /// A reopened node could not restore these connections yet (their

@@ -92,6 +92,7 @@ public final class NodeSupervisor {
             // lost before the next second would reopen without them.
             var lastSnapshotSeconds = -Double.infinity
             var serverGone = false
+            var newRateHz: Int?
             var yieldsToAudio = false
             // The xruns and overflows last said; what came after (a stall just
             // before the stop, an idle worker between its rests) is said at the end.
@@ -148,6 +149,9 @@ public final class NodeSupervisor {
                 case .serverGone:
                     serverGone = true
                     break events
+                case .sampleRateChanged(let rateHz):
+                    newRateHz = rateHz
+                    break events
                 }
             }
             timeOffsetSeconds += Double(node.engine.renderedFrames.load(ordering: .relaxed)) / node.engine.sampleRateHz
@@ -161,10 +165,15 @@ public final class NodeSupervisor {
                 handle(.trouble(xruns: trouble.xruns, overflows: trouble.overflows, droppedFrames: trouble.droppedFrames))
             }
             stopSwitch.attach(nil)
-            guard serverGone, !stopSwitch.isRequested else { return .stopped }
-            handle(.serverGone(retrying: reconnect))
-            guard reconnect else { return .serverGone }
-            guard let reopened = try await reopen(notBefore: openedAt.addingTimeInterval(retryIntervalSeconds),
+            guard serverGone || newRateHz != nil, !stopSwitch.isRequested else { return .stopped }
+            // A new rate: the server is there, the node reopens at once (with or without --no-reconnect).
+            if let newRateHz {
+                handle(.sampleRateChanged(fromHz: Int(node.engine.sampleRateHz), toHz: newRateHz))
+            } else {
+                handle(.serverGone(retrying: reconnect))
+                guard reconnect else { return .serverGone }
+            }
+            guard let reopened = try await reopen(notBefore: newRateHz != nil ? Date() : openedAt.addingTimeInterval(retryIntervalSeconds),
                                                   timeOffsetSeconds: timeOffsetSeconds)
             else { return .stopped }
             node = reopened

@@ -172,9 +172,15 @@ final class AnalysisWorker: @unchecked Sendable {
                let notice = notices.profile(nowNs: DispatchTime.now().uptimeNanoseconds, current: { bridge.callbackProfile }) {
                 router.post(notice)
             }
-            if bridge.isShutdown { router.post(.serverGone) }
+            // A new sample rate ends the worker as a lost server does: the owner reopens the node at it.
+            let rate = bridge.periodWatch.sampleRate
+            if rate.changes > 0 {
+                router.post(.sampleRateChanged(rateHz: rate.rateHz))
+            } else if bridge.isShutdown {
+                router.post(.serverGone)
+            }
             router.handOver()
-            if bridge.isShutdown { return }
+            if bridge.isShutdown || rate.changes > 0 { return }
         }
     }
 }

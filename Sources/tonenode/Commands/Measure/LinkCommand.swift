@@ -81,17 +81,27 @@ struct LinkCommand: ParsableCommand {
                     output.reading(reading, analyzer: analyzer, offsetSeconds: output.offsetSeconds)
                 }, shouldStop: shouldStop)
                 output.finish(session)
-                if session.ending == .serverGone {
-                    Console.err("the JACK server went away" + (noReconnect ? "" : "; waiting for it to come back"))
-                    if noReconnect { failure = LinkMeter.Failure.serverGone; break }
+                switch session.ending {
+                case .serverGone:
+                    Console.err(ServerNotice.goneLine(retrying: !noReconnect))
+                    // Said in that one line: the summary of what was read, then exit 1.
+                    if noReconnect { failure = ExitCode.failure; break }
                     while !shouldStop() && !JackClient.serverIsReachable(serverName: jack.server) { usleep(200_000) }
                     output.offsetSeconds = Date().timeIntervalSince(started)
+                case .sampleRateChanged(let from, let to):
+                    Console.err("the sample rate changed from \(from) to \(to) Hz; measuring again at the new rate")
+                    output.offsetSeconds = Date().timeIntervalSince(started)
+                case .stopped:
+                    break
                 }
+                if failure != nil { break }
             } catch {
                 if output.sessions.isEmpty || noReconnect { throw error }
                 usleep(500_000)
             }
         }
+        let leftOut = output.sessions.count - output.pooledSessions.count
+        if leftOut > 0 { Console.err("the summary leaves out the \(leftOut) session(s) before the sample rate changed") }
         let summary = output.summary(limits: limits)
         Console.out(summary.text)
         if let plot { try PlotOption.write(output.plotSVG(), to: plot) }

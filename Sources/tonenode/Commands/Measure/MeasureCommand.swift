@@ -114,12 +114,17 @@ struct MeasureCommand: ParsableCommand {
         return try plan.validated()
     }
 
-    /// Runs `record` once more when the server's period changed during it
-    /// (PipeWire's quantum, `jack_bufsize`): figures across the change, a
-    /// loop's latency first, would be wrong. A second change is an error.
+    /// Runs `record` once more when the server's period or sample rate
+    /// changed during it (PipeWire's quantum, `jack_bufsize`, PipeWire's
+    /// `clock.force-rate`): figures across the change, a loop's latency
+    /// first, would be wrong. A second change is an error.
     static func againAfterPeriodChange(_ record: () throws -> ChainRecorder.Run) throws -> ChainRecorder.Run {
-        do { return try record() } catch ChainRecorder.Failure.periodChanged(let from, let to) {
-            Console.err("the period changed from \(from) to \(to) frames during the measurement; measuring again")
+        do { return try record() } catch let failure as ChainRecorder.Failure {
+            // A new sample rate: the next recording opens at it, its signal made for it.
+            switch failure {
+            case .periodChanged, .sampleRateChanged: Console.err(failure.description + "; measuring again")
+            default: throw failure
+            }
             return try record()
         }
     }

@@ -90,8 +90,10 @@ struct ReceiveCommand: AsyncParsableCommand {
                 Console.err(NodeOutput.periodChangedLine(frames))
             case .callbackProfile(let profile):
                 Console.err(profile.summary)
+            case .sampleRateChanged(let from, let to):
+                Console.err(ServerNotice.sampleRateChangedLine(fromHz: from, toHz: to))
             case .serverGone(let retrying):
-                Console.err((retrying ? "" : "error: ") + "the JACK server shut the client down" + (retrying ? "; waiting for it to come back" : ""))
+                Console.err(ServerNotice.goneLine(retrying: retrying))
             case .connectionsPending(let connections):
                 Console.err("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
             case .connectionsRestored(let connections):

@@ -52,8 +52,14 @@ struct SendCommand: AsyncParsableCommand {
         }
         let rate = node.engine.sampleRateHz
         let samples = try Transmission.render(message, profile: profile, sampleRateHz: rate, levelDBFS: level)
-        guard await node.play(samples, shouldStop: { SignalWatcher.isStopRequested }) else {
+        let serverGone = node.serverGoneReader
+        guard await node.play(samples, shouldStop: { SignalWatcher.isStopRequested || serverGone() }) else {
             if SignalWatcher.isStopRequested { throw ExitCode.failure }    // ends with 128 + signal
+            // Nothing to wait for: a message cut short is not resumed on a server that comes back.
+            if serverGone() {
+                Console.err(ServerNotice.goneLine(retrying: false))
+                throw ExitCode.failure
+            }
             throw ModemCommandError("the JACK server stopped taking samples before the message had gone out")
         }
         let frames = (message.count + ModemParameters.payloadBytesPerFrame - 1) / ModemParameters.payloadBytesPerFrame

@@ -79,8 +79,17 @@ struct DemoCommand: AsyncParsableCommand {
                 + settings.fftSize + 4 * node.client.bufferFrames + Int(0.01 * rate)
             var readings: [ToneReading] = []
             while readings.count < plan.readingsPerTone, let event = await iterator.next() {
-                if case .report(let report) = event, report.timeSeconds * rate >= Double(settleFrames) {
+                switch event {
+                case .report(let report) where report.timeSeconds * rate >= Double(settleFrames):
                     readings.append(report.reading)
+                case .serverGone:
+                    Console.err(ServerNotice.goneLine(retrying: false))
+                    throw ExitCode.failure
+                case .sampleRateChanged(let rateHz):
+                    Console.err("error: the sample rate changed from \(Int(rate)) to \(rateHz) Hz during the demo")
+                    throw ExitCode.failure
+                default:
+                    break
                 }
             }
             if SignalWatcher.isStopRequested { return }

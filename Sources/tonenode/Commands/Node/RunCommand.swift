@@ -51,6 +51,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
     var noReconnect = false
 
+    /// How long after `--duration` by the wall clock a run whose audio stopped is ended.
+    static let durationGraceSeconds = 1.0
+
     func run() async throws {
         var settings = NodeSettings()
         jack.apply(to: &settings)
@@ -111,8 +114,19 @@ struct RunCommand: AsyncParsableCommand {
                                                durationSeconds: duration, stop: supervisor.stopRequester)
         supervisor.reportSink = sink
         let outcome: NodeSupervisor.Outcome
+        // --duration counts the audio (the report at N s is the last); with
+        // no audio (the server gone, PipeWire not scheduling the client) the
+        // wall clock ends the run, a grace after N s since the first open.
+        var wallClock: Task<Void, Never>?
+        defer { wallClock?.cancel() }
         do {
             outcome = try await supervisor.run { event in
+                if wallClock == nil, case .opened = event, let duration {
+                    wallClock = Task { [stop = supervisor.stopRequester] in
+                        try? await Task.sleep(for: .seconds(duration + Self.durationGraceSeconds))
+                        if !Task.isCancelled { stop() }
+                    }
+                }
                 // The worker has stopped: what a regular file holds back goes out now, not after the outage.
                 if case .serverGone = event { sink?.writer.flush(now: true) }
                 output.handle(event)

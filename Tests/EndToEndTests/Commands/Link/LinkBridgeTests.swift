@@ -176,7 +176,7 @@ extension JackServerTests {
             defer { meter.stop() }
             #expect(meter.waitUntil(timeoutSeconds: 10) { linkReadings($0).count >= 3 })
             first.stop()
-            #expect(meter.waitUntil(timeoutSeconds: 5) { $0.stderr.contains("went away") })
+            #expect(meter.waitUntil(timeoutSeconds: 5) { $0.stderr.contains("the JACK server shut the client down; waiting for it to come back") })
             let second = try startServer(name: name)
             defer { second.stop() }
             let status = meter.exitStatus(timeoutSeconds: 30)
