@@ -42,11 +42,16 @@ public enum LinkMeter {
 
     /// - Parameters:
     ///   - opened: after activation and connection (client, probe, input and output port names).
-    ///   - onReading: each reading as it completes, with the analyzer that made it.
+    ///   - onReading: each reading as it completes, with the analyzer that
+    ///     made it and whether its period of probe may span a change of the
+    ///     server's period (PipeWire's quantum, `jack_bufsize`): the loop's
+    ///     latency changes with the period, and such a reading mixes both.
+    ///   - onPeriodChange: the server's period changed (from, to frames).
     ///   - shouldStop: asked between waits (about every 100 ms).
     public static func measure(_ settings: Settings,
                                opened: (JackClient, LinkProbe, String, String) -> Void,
-                               onReading: (LinkReading, LinkAnalyzer) -> Void,
+                               onReading: (LinkReading, LinkAnalyzer, _ spansPeriodChange: Bool) -> Void,
+                               onPeriodChange: (_ fromFrames: Int, _ toFrames: Int) -> Void = { _, _ in },
                                shouldStop: () -> Bool) throws -> Session {
         let client = try JackClient(name: settings.clientName, serverName: settings.serverName)
         defer { client.close() }
@@ -74,6 +79,11 @@ public enum LinkMeter {
         defer { scratch.deallocate() }
         var streamFrame = 0
         var ending = Ending.stopped
+        // Where a period change may lie: between the stream frame read at
+        // the look before the one that saw it and the frame read at that look.
+        var period = bridge.periodWatch.snapshot
+        var lookedFrame = 0
+        var changeSpans: [Range<Int>] = []
         // A server that died without libjack saying so ends the session too.
         var stalledServer = serverWatch.map {
             StalledServerWatch(bridge: bridge, server: $0, nowNs: DispatchTime.now().uptimeNanoseconds)
@@ -90,13 +100,23 @@ public enum LinkMeter {
             }
             bridge.wait(timeoutMilliseconds: 100)
             stalledServer?.look(nowNs: DispatchTime.now().uptimeNanoseconds)
+            let periodNow = bridge.periodWatch.snapshot
+            let capturedNow = streamFrame + engine.capture.frames.readableCount
+            if periodNow.changes != period.changes {
+                onPeriodChange(period.periodFrames, periodNow.periodFrames)
+                changeSpans = (changeSpans + [lookedFrame..<capturedNow + 1]).suffix(4)
+                period = periodNow
+            }
+            lookedFrame = capturedNow
             while true {
                 let (count, gap) = engine.capture.read(into: scratch, maxCount: probe.periodFrames)
                 if let gap { streamFrame += gap.frames }
                 if count == 0 && gap == nil { break }
                 guard count > 0 else { continue }
                 for reading in analyzer.append(UnsafeBufferPointer(start: scratch, count: count), startFrame: streamFrame) {
-                    onReading(reading, analyzer)
+                    let endFrame = Int((reading.timeSeconds * Double(sampleRateHz)).rounded())
+                    let window = (endFrame - probe.periodFrames)..<endFrame
+                    onReading(reading, analyzer, changeSpans.contains { $0.overlaps(window) })
                 }
                 streamFrame += count
             }

@@ -22,7 +22,9 @@ struct LinkOutput {
         sessions.append((offsetSeconds, session))
     }
 
-    func reading(_ reading: LinkReading, analyzer: LinkAnalyzer, offsetSeconds: Double) {
+    /// - Parameter spansPeriodChange: its period of probe may span a change of
+    ///   the server's period: marked (`"period_change":true`, `ACROSS A PERIOD CHANGE`).
+    func reading(_ reading: LinkReading, analyzer: LinkAnalyzer, offsetSeconds: Double, spansPeriodChange: Bool = false) {
         let rate = analyzer.estimator.probe.sampleRateHz
         let time = offsetSeconds + reading.timeSeconds
         let dropouts = analyzer.dropouts.count + (analyzer.openDropoutStartSeconds == nil ? 0 : 1)
@@ -39,6 +41,7 @@ struct LinkOutput {
             if let change = analyzer.changes.last, change.timeSeconds == reading.timeSeconds {
                 line.add("latency_change_frames", change.toFrames - change.fromFrames, .decimals(4))
             }
+            if spansPeriodChange { line.add("period_change", true) }
             Console.out(line.description)
         } else if reading.hasProbe {
             // One way, the two servers' frame counters share no origin: only the delay's changes are real.
@@ -48,6 +51,7 @@ struct LinkOutput {
             if let change = analyzer.changes.last, change.timeSeconds == reading.timeSeconds {
                 text += String(format: "  CHANGE %+.3f frames", change.toFrames - change.fromFrames)
             }
+            if spansPeriodChange { text += "  ACROSS A PERIOD CHANGE" }
             Console.out(text)
         } else {
             Console.out(String(format: "%8.2f s  no probe (level %.1f dBFS)  dropouts %d", time, reading.levelDBFS, dropouts))

@@ -77,8 +77,13 @@ struct LinkCommand: ParsableCommand {
                     Console.err("client '\(client.name)' at \(client.sampleRateHz) Hz, \(client.bufferFrames) frames/period; "
                                 + "ports \(input) (in), \(output) (out); probe period \(probe.periodFrames) frames; "
                                 + (listen ? "listening (the one-way delay it reads is relative: no fixed origin)…" : "measuring the round trip…"))
-                }, onReading: { reading, analyzer in
-                    output.reading(reading, analyzer: analyzer, offsetSeconds: output.offsetSeconds)
+                }, onReading: { reading, analyzer, spansPeriodChange in
+                    output.reading(reading, analyzer: analyzer, offsetSeconds: output.offsetSeconds,
+                                   spansPeriodChange: spansPeriodChange)
+                }, onPeriodChange: { from, to in
+                    Console.err("period changed from \(from) to \(to) frames (the latency changes with it; "
+                                + "a reading across the change is marked)")
+                    if json { Console.out(NodeOutput.periodChangedJSON(to)) }
                 }, shouldStop: shouldStop)
                 output.finish(session)
                 switch session.ending {
