@@ -77,10 +77,16 @@ public final class PathAuditor {
     }
 
     /// Measures each path in turn; the graph is as it was when this returns or throws.
-    /// - Parameter shouldStop: polled while a path is recorded; true ends the audit
-    ///   (`ChainRecorder.Failure.stopped`) with the graph restored.
+    /// - Parameters:
+    ///   - shouldStop: polled while a path is recorded; true ends the audit
+    ///     (`ChainRecorder.Failure.stopped`) with the graph restored.
+    ///   - measuringAgain: a recording was cut by a change of the server's
+    ///     period or sample rate (the loop's latency, or the signal's rate,
+    ///     changed under it): the path is recorded again, up to
+    ///     `attemptsAfterChanges` times in all; this is told why first.
     public func audit(makeSignal: (_ sampleRateHz: Double) throws -> MeasurementSignal,
                       shouldStop: () -> Bool = { false },
+                      measuringAgain: (ChainRecorder.Failure) -> Void = { _ in },
                       each: (PathResult) -> Void) throws -> [PathResult] {
         let graph = snapshot()
         let paths = try graph.paths(from: settings.connectOut, to: settings.connectIn)
@@ -91,9 +97,13 @@ public final class PathAuditor {
                 var pathSettings = settings
                 pathSettings.connectOut = [path.entry]
                 pathSettings.connectIn = [path.exit]
-                var result = try measure(path, lifted: lift, pathSettings, makeSignal: makeSignal, shouldStop: shouldStop)
+                func record() throws -> PathResult {
+                    try measureAcrossChanges(path, lifted: lift, pathSettings, makeSignal: makeSignal,
+                                             shouldStop: shouldStop, measuringAgain: measuringAgain)
+                }
+                var result = try record()
                 for _ in 1..<Self.attemptsWithXruns where result.xruns > 0 {
-                    let again = try measure(path, lifted: lift, pathSettings, makeSignal: makeSignal, shouldStop: shouldStop)
+                    let again = try record()
                     if again.xruns < result.xruns { result = again }
                 }
                 results.append(result)
@@ -109,6 +119,31 @@ public final class PathAuditor {
     /// this many times in all, and the run with the fewest xruns kept (its
     /// `xruns` says how many it saw).
     static let attemptsWithXruns = 5
+
+    /// Recordings cut by a period or sample-rate change taken again, this many in all.
+    static let attemptsAfterChanges = 3
+
+    /// `measure`, again when a change of the server's period or rate cut it.
+    private func measureAcrossChanges(_ path: SignalGraph.Path, lifted: [SignalGraph.Edge],
+                                      _ pathSettings: ChainRecorder.Settings,
+                                      makeSignal: (_ sampleRateHz: Double) throws -> MeasurementSignal,
+                                      shouldStop: () -> Bool,
+                                      measuringAgain: (ChainRecorder.Failure) -> Void) throws -> PathResult {
+        var attempt = 1
+        while true {
+            do {
+                return try measure(path, lifted: lifted, pathSettings, makeSignal: makeSignal, shouldStop: shouldStop)
+            } catch let failure as ChainRecorder.Failure where attempt < Self.attemptsAfterChanges {
+                switch failure {
+                case .periodChanged, .sampleRateChanged:
+                    measuringAgain(failure)
+                    attempt += 1
+                default:
+                    throw failure
+                }
+            }
+        }
+    }
 
     /// One recording of `path` (already isolated) and its verdict.
     private func measure(_ path: SignalGraph.Path, lifted: [SignalGraph.Edge], _ pathSettings: ChainRecorder.Settings,

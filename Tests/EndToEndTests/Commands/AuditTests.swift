@@ -119,6 +119,34 @@ extension JackServerTests {
             #expect(try connectionsOnServer(server.name) == before, "the graph is as it was")
         }
 
+        @Test("jack_bufsize 256 → 512 while a path is recorded: said, the path recorded again, its figures at the new period")
+        func periodChangeMeasuresAgain() throws {
+            let server = try startServer(periodFrames: 256)
+            defer { server.stop() }
+            let thru = try LiveCommand.jackTool("/usr/bin/jack_thru", server: server.name)
+            defer { thru.stop() }
+            try waitForPort("jack_thru:output_1", server: server.name)
+            let audit = try LiveCommand(["audit", "--json", "--sweep-seconds", "3", "-s", server.name, "-n", "auditor",
+                                         "--connect-out", "jack_thru:input_1", "--connect-in", "jack_thru:output_1"])
+            defer { audit.stop() }
+            try waitForPort("auditor:out", server: server.name)
+            usleep(1_000_000)
+            let bufsize = try runCommand(["512"], executable: "/usr/bin/jack_bufsize",
+                                         environment: ["JACK_DEFAULT_SERVER": server.name], timeoutSeconds: 10)
+            #expect(bufsize.status == 0, "\(bufsize.stderr)")
+            let exit = audit.exitStatus(timeoutSeconds: 60)
+            let path = audit.reports.first { $0["path"] != nil }
+            report("audit under jack_bufsize 256 → 512: " + Self.describe(path))
+            #expect(exit?.status == 0, "\(audit.stderr)")
+            #expect(audit.stderr.contains("the period changed from 256 to 512 frames during the measurement; measuring the path again"),
+                    "\(audit.stderr)")
+            // jack_thru adds nothing beyond the period (measured net of it), and
+            // what JACK reports at the new period reaches 512.
+            #expect(abs(path?["measured_frames"] as? Double ?? 99) < 0.01, "\(audit.stdout)")
+            #expect(path?["reported_max_frames"] as? Int == 512, "\(audit.stdout)")
+            #expect(path?["misreported"] as? Bool == false, "\(audit.stdout)")
+        }
+
         @Test("SIGINT while a path is measured: the lifted connections are put back")
         func signalRestores() throws {
             let server = try startServer(periodFrames: 256)

@@ -44,7 +44,9 @@ struct AuditCommand: ParsableCommand {
             plan.sweepSeconds = sweepSeconds
             plan.toneSeconds = 0.5
             return MeasurementSignal(plan: try plan.validated())
-        }, shouldStop: { SignalWatcher.isStopRequested }, each: { result in
+        }, shouldStop: { SignalWatcher.isStopRequested }, measuringAgain: { failure in
+            Console.err(failure.description + "; measuring the path again")
+        }, each: { result in
             index += 1
             Console.out(json ? AuditFormatter.json(result, index: index) : AuditFormatter.text(result, index: index))
         })
