@@ -69,6 +69,8 @@ public struct CablePlan: Sendable, Equatable {
     static let codeGapDB = 2.6
     /// Levels sent uncoded need their half-distance this many noise deviations away (error ~1e-10 a bit).
     static let uncodedDeviations = 6.4
+    /// Information bits a plan needs, summed over the bands' carrier sizes, for a frame of more than its overhead.
+    static let minimumBitsPerBandCarrier = 3.0
     /// Margin for the probe's own error (its noise is measured on about 50 carriers a band).
     static let probeMarginDB = 0.7
 
@@ -107,15 +109,14 @@ public struct CablePlan: Sendable, Equatable {
                 } ?? 0
             }
             let total = bits.reduce(0.0) { $0 + Self.informationBits(bits: $1, rate: rate) }
-            if total > (best?.total ?? 0) { best = (bits, rate, total) }
+            // A plan must leave a frame room for more than its overhead (about 50 carriers a band, 2 symbols).
+            if total >= Self.minimumBitsPerBandCarrier, total > (best?.total ?? 0) { best = (bits, rate, total) }
         }
         if let best {
             self.init(bandBits: best.bits, codeRate: best.rate)
         } else {
-            // Nothing carries data at the measured SNR: the best band at QPSK, rate 1/4.
-            var forced = [Int](repeating: 0, count: Self.bandCount)
-            forced[bandSNRdB.indices.max { bandSNRdB[$0] < bandSNRdB[$1] } ?? 0] = 2
-            self.init(bandBits: forced, codeRate: .quarter)
+            // Nothing carries data at the measured SNR: the most robust plan, QPSK everywhere at rate 1/4.
+            self.init(bandBits: Array(repeating: 2, count: Self.bandCount), codeRate: .quarter)
         }
     }
 
