@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ToneEngine", targets: ["ToneEngine"]),
         // Seeded noise and channel models shared by the unit tests and the benchmarks.
         .library(name: "ToneTestSupport", targets: ["ToneTestSupport"]),
+        // The charts (SVG), for the benchmarks' plots.
+        .library(name: "TonePlot", targets: ["TonePlot"]),
         // The LV2 bundle's binary (the analyzer and generator plugins; Sources/ToneLV2/bundle).
         .library(name: "ToneNodeLV2", type: .dynamic, targets: ["ToneLV2"]),
     ],

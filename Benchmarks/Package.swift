@@ -29,5 +29,11 @@ let package = Package(
             name: "modem-bench",
             dependencies: [.product(name: "ToneDSP", package: "ToneNode"),
                            .product(name: "ToneTestSupport", package: "ToneNode")]),
+        // Rate against SNR for every profile, amodem beside it, Shannon's curve; a table and a plot.
+        .executableTarget(
+            name: "cable-bench",
+            dependencies: [.product(name: "ToneDSP", package: "ToneNode"),
+                           .product(name: "ToneTestSupport", package: "ToneNode"),
+                           .product(name: "TonePlot", package: "ToneNode")]),
     ]
 )

@@ -7,7 +7,8 @@ import Darwin
 /// Reads one cable transmission from a whole recording (offline): finds the
 /// chirp, estimates each carrier's gain, phase and noise from the two
 /// training symbols (so a gain, an EQ or a delay in the path is undone),
-/// reads the header, then decodes every frame and reassembles the message.
+/// reads the header, then decodes every frame (`CableDataCoder`: belief
+/// propagation, then the uncoded levels) and reassembles the message.
 /// It never delivers a byte it cannot vouch for: a frame whose CRC fails is
 /// missing, and the message is delivered only whole, its CRC-32 matching.
 public struct CableDemodulator {
@@ -51,7 +52,11 @@ public struct CableDemodulator {
         }
         for band in 0..<CablePlan.bandCount { bandNoise[band] = max(bandNoise[band] / Double(max(1, bandCarriers[band])), 1e-16) }
         let bandSNR = bandNoise.map { -10 * log10($0) }
-        let noiseOf = { (carrier: Int) in bandNoise[CablePlan.band(ofCarrier: carrier, carrierCount: carriers)] * 1.5 }
+        channel = Self.smoothed(channel)
+        // The noise after equalizing, the smoothed estimate's own (half of it: two training copies) added.
+        let noiseOf = { (carrier: Int) in
+            bandNoise[CablePlan.band(ofCarrier: carrier, carrierCount: carriers)] * (1 + Self.smoothedEstimateShare / 2)
+        }
         func nothing(_ header: CableHeader?, damaged: Int = 0, truncated: Int = 0, crc: Bool = false) -> CableReception {
             CableReception(message: nil, header: header, startSample: start, damagedFrames: damaged, truncatedFrames: truncated,
                            bandSNRdB: bandSNR, messageCRCFailed: crc)
@@ -65,28 +70,25 @@ public struct CableDemodulator {
             headerSoft[carrier % CableHeader.codedBits] += Float(max(-50, min(50, value)))
         }
         guard let header = CableHeader(bytes: headerCoder.decode(headerSoft)),
-              let coder = CableFrameCoder(slotCount: header.plan.codedBitsPerFrame(carrierCount: carriers), rate: header.plan.codeRate),
+              let coder = CableDataCoder(plan: header.plan, carrierCount: carriers),
               header.frameCount == (header.messageBytes + coder.payloadBytes - 1) / coder.payloadBytes
         else { return nothing(nil) }
-        let carrierBits = header.plan.carrierBits(carrierCount: carriers)
+        let noise = (0..<carriers).map(noiseOf)
         var message: [UInt8] = []
         message.reserveCapacity(header.messageBytes)
         var damaged = 0
         var truncated = 0
         frames: for frame in 0..<header.frameCount {
-            var soft: [Float] = []
-            soft.reserveCapacity(coder.slotCount)
+            var symbols: [[Complex]] = []
             for symbol in 0..<CablePlan.symbolsPerFrame {
                 guard let values = spectrum(CableGeometry.firstDataSymbol + frame * CablePlan.symbolsPerFrame + symbol) else {
                     truncated += 1
                     continue frames
                 }
-                for carrier in 0..<carriers where carrierBits[carrier] > 0 {
-                    CableQAM.demap(values[carrier] / channel[carrier], bits: carrierBits[carrier], noiseVariance: noiseOf(carrier),
-                                   into: &soft)
-                }
+                symbols.append((0..<carriers).map { values[$0] / channel[$0] })
             }
-            guard let parsed = coder.parseFrame(coder.decode(soft)), parsed.sequence == UInt32(frame),
+            guard let bytes = coder.decode(symbols, noise: noise),
+                  let parsed = CableFrameCoder.parseFrame(bytes, payloadBytes: coder.payloadBytes), parsed.sequence == UInt32(frame),
                   frame == header.frameCount - 1 || parsed.payload.count == coder.payloadBytes else {
                 damaged += 1
                 continue

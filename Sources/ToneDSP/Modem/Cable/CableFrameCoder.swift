@@ -38,17 +38,19 @@ final class CableFrameCoder {
         soft = [Float](repeating: 0, count: code.codedBits)
     }
 
-    /// Which outputs of the rate-1/3 mother code are sent: rate 1/2 sends the
-    /// first two, 2/3 drops the second of every other step, 3/4 sends
+    /// Which outputs of the rate-1/3 mother code are sent: rate 1/2 (or less) sends the
+    /// first two, up to 2/3 drops the second of every other step, above it
     /// (1 1), (1 0), (0 1) over three steps.
     static func pattern(informationBits: Int, rate: CablePlan.CodeRate) -> [Bool] {
         let steps = informationBits + ConvolutionalCode.tailBits
         var sent = [Bool](repeating: false, count: 3 * steps)
         for step in 0..<steps {
-            switch rate {
-            case .half: (sent[3 * step], sent[3 * step + 1]) = (true, true)
-            case .twoThirds: (sent[3 * step], sent[3 * step + 1]) = (true, step % 2 == 0)
-            case .threeQuarters: (sent[3 * step], sent[3 * step + 1]) = (step % 3 != 2, step % 3 != 1)
+            if rate.value <= 0.5 {
+                (sent[3 * step], sent[3 * step + 1]) = (true, true)
+            } else if rate.value <= 2.0 / 3 {
+                (sent[3 * step], sent[3 * step + 1]) = (true, step % 2 == 0)
+            } else {
+                (sent[3 * step], sent[3 * step + 1]) = (step % 3 != 2, step % 3 != 1)
             }
         }
         return sent
@@ -79,6 +81,11 @@ final class CableFrameCoder {
 
     /// A data frame's information bytes.
     func frameBytes(sequence: UInt32, payload: ArraySlice<UInt8>) -> [UInt8] {
+        Self.frameBytes(sequence: sequence, payload: payload, payloadBytes: payloadBytes)
+    }
+
+    /// A data frame's information bytes, for frames of `payloadBytes` payload bytes.
+    static func frameBytes(sequence: UInt32, payload: ArraySlice<UInt8>, payloadBytes: Int) -> [UInt8] {
         precondition(payload.count <= payloadBytes)
         var bytes = Self.littleEndian(UInt64(sequence), count: 4) + Self.littleEndian(UInt64(payload.count), count: 2)
         bytes += payload
@@ -88,6 +95,11 @@ final class CableFrameCoder {
 
     /// Sequence number and payload of a decoded frame; nil when its CRC fails or its length is impossible.
     func parseFrame(_ bytes: [UInt8]) -> (sequence: UInt32, payload: ArraySlice<UInt8>)? {
+        Self.parseFrame(bytes, payloadBytes: payloadBytes)
+    }
+
+    /// `parseFrame` for frames of `payloadBytes` payload bytes.
+    static func parseFrame(_ bytes: [UInt8], payloadBytes: Int) -> (sequence: UInt32, payload: ArraySlice<UInt8>)? {
         let body = bytes[0..<(bytes.count - 4)]
         guard CRC32.checksum(body) == UInt32(Self.readLittleEndian(bytes, at: bytes.count - 4, count: 4)) else { return nil }
         let length = Int(Self.readLittleEndian(bytes, at: 4, count: 2))

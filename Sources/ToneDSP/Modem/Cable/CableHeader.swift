@@ -3,7 +3,7 @@
 /// and can check the reassembled bytes. 32 bytes, its own CRC-32 last; sent
 /// BPSK at rate 1/2, its coded bits repeated across every carrier.
 public struct CableHeader: Sendable, Equatable {
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
     static let byteCount = 32
     static let codedBits = 2 * (8 * byteCount + ConvolutionalCode.tailBits)
 

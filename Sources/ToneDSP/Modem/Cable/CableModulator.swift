@@ -31,9 +31,8 @@ public struct CableModulator {
     /// Payload bytes per frame under this plan.
     public func payloadBytesPerFrame() throws -> Int { try coder().payloadBytes }
 
-    private func coder() throws -> CableFrameCoder {
-        guard let coder = CableFrameCoder(slotCount: plan.codedBitsPerFrame(carrierCount: geometry.carrierCount),
-                                          rate: plan.codeRate) else { throw SetupError.planTooSmall }
+    private func coder() throws -> CableDataCoder {
+        guard let coder = CableDataCoder(plan: plan, carrierCount: geometry.carrierCount) else { throw SetupError.planTooSmall }
         return coder
     }
 
@@ -64,18 +63,11 @@ public struct CableModulator {
         let headerCoder = CableFrameCoder(slotCount: CableHeader.codedBits, rate: .half, informationBytes: CableHeader.byteCount)
         let headerBits = headerCoder?.encode(header.bytes) ?? []
         place(2, (0..<carriers).map { Complex(headerBits[$0 % headerBits.count] == 0 ? 1 : -1, 0) })
-        let carrierBits = plan.carrierBits(carrierCount: carriers)
         for frame in 0..<frameCount {
             let start = frame * coder.payloadBytes
             let payload = message[start..<min(message.count, start + coder.payloadBytes)]
-            let bits = coder.encode(coder.frameBytes(sequence: UInt32(frame), payload: payload))
-            var offset = 0
-            for symbol in 0..<CablePlan.symbolsPerFrame {
-                var values = [Complex](repeating: Complex(0, 0), count: carriers)
-                for carrier in 0..<carriers where carrierBits[carrier] > 0 {
-                    values[carrier] = CableQAM.point(bits, at: offset, bits: carrierBits[carrier])
-                    offset += carrierBits[carrier]
-                }
+            let bytes = CableFrameCoder.frameBytes(sequence: UInt32(frame), payload: payload, payloadBytes: coder.payloadBytes)
+            for (symbol, values) in coder.symbols(bytes).enumerated() {
                 place(CableGeometry.firstDataSymbol + frame * CablePlan.symbolsPerFrame + symbol, values)
             }
         }

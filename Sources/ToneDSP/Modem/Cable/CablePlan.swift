@@ -1,27 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What a cable transmission sends on each band: the QAM order (bits per
 /// carrier, 0 = band unused) of each of `bandCount` equal bands of carriers,
-/// and the code rate. The adaptive hook: `init(bandSNRdB:)` chooses them from
-/// the per-band SNR a probe (the training symbols) measured.
+/// and the code rate of the LDPC code that protects the two lowest levels of
+/// each axis (`CableQAM`). The adaptive hook: `init(bandSNRdB:)` chooses
+/// them from the per-band SNR a probe (the training symbols) measured.
 public struct CablePlan: Sendable, Equatable {
-    public enum CodeRate: UInt8, Sendable, CaseIterable {
-        case half = 1, twoThirds = 2, threeQuarters = 3
-
-        public var value: Double {
-            switch self {
-            case .half: 0.5
-            case .twoThirds: 2.0 / 3
-            case .threeQuarters: 0.75
-            }
+    /// The LDPC code's rate: each parity check sums `rawValue` information
+    /// bits (the IRA code's check degree), so the rate is a / (a + 3).
+    public struct CodeRate: RawRepresentable, Sendable, Equatable, Hashable, CaseIterable {
+        public let rawValue: UInt8
+        public init?(rawValue: UInt8) {
+            guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+            self.rawValue = rawValue
         }
+        private init(checkDegree: UInt8) { rawValue = checkDegree }
+
+        public static let quarter = CodeRate(checkDegree: 1)
+        public static let twoFifths = CodeRate(checkDegree: 2)
+        public static let half = CodeRate(checkDegree: 3)
+        public static let fourSevenths = CodeRate(checkDegree: 4)
+        public static let fiveEighths = CodeRate(checkDegree: 5)
+        public static let twoThirds = CodeRate(checkDegree: 6)
+        public static let eightElevenths = CodeRate(checkDegree: 8)
+        public static let tenThirteenths = CodeRate(checkDegree: 10)
+        public static let threeQuarters = CodeRate(checkDegree: 9)
+        public static let fourFifths = CodeRate(checkDegree: 12)
+        public static let fiveSixths = CodeRate(checkDegree: 15)
+        public static let sixSevenths = CodeRate(checkDegree: 18)
+        public static let eightNinths = CodeRate(checkDegree: 24)
+        public static let tenElevenths = CodeRate(checkDegree: 30)
+        public static let allCases: [CodeRate] = [
+            .quarter, .twoFifths, .half, .fourSevenths, .fiveEighths, .twoThirds, .eightElevenths, .threeQuarters,
+            .tenThirteenths, .fourFifths, .fiveSixths, .sixSevenths, .eightNinths, .tenElevenths,
+        ]
+
+        public var value: Double { Double(rawValue) / Double(Int(rawValue) + IRACode.informationDegree) }
     }
 
     public static let bandCount = 16
-    /// The largest QAM: 16384 points.
-    public static let maximumBits = 14
-    /// OFDM symbols per frame (one CRC, one Viterbi block).
+    /// The largest QAM: 2²⁴ points (4096 levels an axis), for float paths.
+    public static let maximumBits = 24
+    /// OFDM symbols per frame (one CRC, one LDPC block).
     public static let symbolsPerFrame = 2
 
-    /// Bits per carrier in each band: 0, 2, 4 … 14.
+    /// Bits per carrier in each band: 0, 2, 4 … 24.
     public let bandBits: [Int]
     public let codeRate: CodeRate
 
@@ -32,37 +59,64 @@ public struct CablePlan: Sendable, Equatable {
         self.codeRate = codeRate
     }
 
-    /// Offline, with no return path: 16384-QAM everywhere at rate 3/4 (it
-    /// needs about 47 dB of SNR), what a float or 24-bit file (or a digital
+    /// Offline, with no return path: 65536-QAM everywhere at rate 8/9 (it
+    /// needs about 52 dB of SNR), what a float or 24-bit file (or a digital
     /// JACK path) carries at any level down to about −40 dBFS.
-    public static let fileDefault = CablePlan(bandBits: Array(repeating: maximumBits, count: bandCount), codeRate: .threeQuarters)
+    public static let fileDefault = CablePlan(bandBits: Array(repeating: 16, count: bandCount), codeRate: .eightNinths)
+
+    /// Gap of the LDPC code to a real channel's capacity (dB, frames of a few thousand bits, FER about 1e-3,
+    /// with the channel estimate's noise and the demapper's loss).
+    static let codeGapDB = 2.6
+    /// Levels sent uncoded need their half-distance this many noise deviations away (error ~1e-10 a bit).
+    static let uncodedDeviations = 6.4
+    /// Information bits a plan needs, summed over the bands' carrier sizes, for a frame of more than its overhead.
+    static let minimumBitsPerBandCarrier = 3.0
+    /// Margin for the probe's own error (its noise is measured on about 50 carriers a band).
+    static let probeMarginDB = 0.7
 
     /// SNR (dB, per carrier after equalization) a band needs for `bits` per carrier at `rate`.
     public static func requiredSNRdB(bits: Int, rate: CodeRate) -> Double {
-        let perBit = 3.0 * Double(bits)
-        switch rate {
-        case .half: return perBit + 1
-        case .twoThirds: return perBit + 3
-        case .threeQuarters: return perBit + 4.5
+        let axisBits = bits / 2
+        guard axisBits > 0 else { return -.infinity }
+        let coded = min(axisBits, CableQAM.codedLevels)
+        let levels = Double(1 << axisBits)
+        let codedLevels = Double(1 << coded)
+        // The coded levels: a PAM of 2^coded points at rate R within codeGapDB of capacity.
+        let codedSNR = (pow(2, 2 * Double(coded) * rate.value) - 1) * pow(10, codeGapDB / 10)
+        var sigmaSquared = (codedLevels * codedLevels - 1) / 3 / codedSNR
+        if axisBits > coded {
+            // The uncoded levels: points 2^(coded + 1) apart, half-distance 2^coded.
+            sigmaSquared = min(sigmaSquared, pow(codedLevels / uncodedDeviations, 2))
         }
+        return 10 * log10((levels * levels - 1) / 3 / sigmaSquared)
     }
 
-    /// The plan for measured per-band SNRs: rate 1/2 when the median band is
-    /// below 25 dB, else 3/4; each band the largest QAM its SNR carries.
+    /// Information bits a carrier of `bits` carries at `rate`.
+    static func informationBits(bits: Int, rate: CodeRate) -> Double {
+        let coded = min(bits / 2, CableQAM.codedLevels)
+        return Double(bits - 2 * coded) + 2 * Double(coded) * rate.value
+    }
+
+    /// The plan for measured per-band SNRs: for every code rate, each band the
+    /// largest QAM its SNR carries; then the rate that carries the most.
     public init(bandSNRdB: [Double]) {
         precondition(bandSNRdB.count == Self.bandCount)
-        let median = bandSNRdB.sorted()[Self.bandCount / 2]
-        let rate: CodeRate = median < 25 ? .half : .threeQuarters
-        let bits = bandSNRdB.map { snr in
-            stride(from: Self.maximumBits, through: 2, by: -2).first { Self.requiredSNRdB(bits: $0, rate: rate) <= snr } ?? 0
+        var best: (bits: [Int], rate: CodeRate, total: Double)?
+        for rate in CodeRate.allCases {
+            let bits = bandSNRdB.map { snr in
+                stride(from: Self.maximumBits, through: 2, by: -2).first {
+                    Self.requiredSNRdB(bits: $0, rate: rate) <= snr - Self.probeMarginDB
+                } ?? 0
+            }
+            let total = bits.reduce(0.0) { $0 + Self.informationBits(bits: $1, rate: rate) }
+            // A plan must leave a frame room for more than its overhead (about 50 carriers a band, 2 symbols).
+            if total >= Self.minimumBitsPerBandCarrier, total > (best?.total ?? 0) { best = (bits, rate, total) }
         }
-        // At least one band carries data: the best one at QPSK.
-        if bits.allSatisfy({ $0 == 0 }), let best = bandSNRdB.indices.max(by: { bandSNRdB[$0] < bandSNRdB[$1] }) {
-            var forced = bits
-            forced[best] = 2
-            self.init(bandBits: forced, codeRate: rate)
+        if let best {
+            self.init(bandBits: best.bits, codeRate: best.rate)
         } else {
-            self.init(bandBits: bits, codeRate: rate)
+            // Nothing carries data at the measured SNR: the most robust plan, QPSK everywhere at rate 1/4.
+            self.init(bandBits: Array(repeating: 2, count: Self.bandCount), codeRate: .quarter)
         }
     }
 
@@ -74,7 +128,7 @@ public struct CablePlan: Sendable, Equatable {
         (0..<carrierCount).map { bandBits[Self.band(ofCarrier: $0, carrierCount: carrierCount)] }
     }
 
-    /// Coded bits one frame carries.
+    /// Coded bits one frame carries (every level, coded by the LDPC code or sent as they are).
     public func codedBitsPerFrame(carrierCount: Int) -> Int {
         Self.symbolsPerFrame * carrierBits(carrierCount: carrierCount).reduce(0, +)
     }

@@ -1,26 +1,21 @@
-/// Square Gray-coded QAM of 2, 4 … 14 bits per carrier, unit mean energy,
-/// and its soft demapper: the first half of the bits choose the in-phase
-/// level, the second half the quadrature one. Per axis the levels are the odd
-/// integers ±1 … ±(L − 1); bit i of a level is the sign of sᵢ, where
-/// s₀ = y and sᵢ = L / 2ⁱ − |sᵢ₋₁| (negative: 1), so the soft demapper is
-/// that same recursion (max-log LLRs up to a common scale).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Square QAM of 2, 4 … 24 bits per carrier, unit mean energy, labelled for
+/// multilevel coding. Each axis is a PAM of L = 2^m levels, the odd integers
+/// ±1 … ±(L − 1); level index n = h · 2^c + u, where the `codedLevels` lowest
+/// bits u (c = min(m, 2), Gray-labelled, cyclic) carry LDPC-coded bits and the
+/// upper bits h (natural binary) are sent as they are. Points that share u lie
+/// 2^(c+1) apart, so once the code has fixed u the upper bits are read with a
+/// half-distance of 2^c (12 dB above the coded levels' at c = 2).
 enum CableQAM {
-    /// `levels[bits / 2][pattern]`: the level of an axis's bit pattern (first bit most significant).
-    private static let levels: [[Double]] = (0...(CablePlan.maximumBits / 2)).map { axisBits in
-        guard axisBits > 0 else { return [] }
-        let count = 1 << axisBits
-        var table = [Double](repeating: 0, count: count)
-        for level in stride(from: -(count - 1), through: count - 1, by: 2) {
-            var pattern = 0
-            var value = Double(level)
-            for bit in 0..<axisBits {
-                if bit > 0 { value = Double(count >> bit) - abs(value) }
-                pattern = pattern << 1 | (value < 0 ? 1 : 0)
-            }
-            table[pattern] = Double(level)
-        }
-        return table
-    }
+    static let codedLevels = 2
+    /// Gray label ↔ u (cyclic for c ≤ 2).
+    private static let grayOfIndex: [Int] = [0, 1, 3, 2]
+    private static let indexOfGray: [Int] = [0, 1, 3, 2]
 
     /// The amplitude that gives `bits`-bit QAM unit mean energy.
     static func scale(bits: Int) -> Double {
@@ -28,33 +23,54 @@ enum CableQAM {
         return (3 / (2 * (count * count - 1))).squareRoot()
     }
 
-    /// The point for `bits` coded bits taken from `source` at `offset`.
-    static func point(_ source: [UInt8], at offset: Int, bits: Int) -> Complex {
-        let axisBits = bits / 2
-        var inPhase = 0
-        var quadrature = 0
-        for bit in 0..<axisBits {
-            inPhase = inPhase << 1 | Int(source[offset + bit])
-            quadrature = quadrature << 1 | Int(source[offset + axisBits + bit])
-        }
-        let scale = scale(bits: bits)
-        return Complex(levels[axisBits][inPhase] * scale, levels[axisBits][quadrature] * scale)
+    /// Coded bits per axis of a carrier with `bits` bits.
+    static func codedBits(axisOf bits: Int) -> Int { min(bits / 2, codedLevels) }
+
+    /// The level (odd integer) of one axis from its coded label and its upper bits.
+    static func level(axisBits: Int, codedLabel: Int, upper: Int) -> Double {
+        let coded = min(axisBits, codedLevels)
+        let index = upper << coded | indexOfGray[codedLabel]
+        return Double(2 * index - ((1 << axisBits) - 1))
     }
 
-    /// Soft values (positive: bit 0) of an equalized point, appended to `soft`.
-    /// - Parameter noiseVariance: complex noise variance at the point (after equalization).
-    static func demap(_ point: Complex, bits: Int, noiseVariance: Double, into soft: inout [Float]) {
-        let axisBits = bits / 2
-        let scale = scale(bits: bits)
-        // Max-log LLR of a bit is 2 s / σ² in level units (levels 2 apart), σ² per axis.
-        let perAxis = max(noiseVariance / 2 / (scale * scale), 1e-6)
-        let weight = 2 / perAxis
-        for axis in [point.re / scale, point.im / scale] {
-            var value = axis
-            for bit in 0..<axisBits {
-                if bit > 0 { value = Double(1 << (axisBits - bit)) - abs(value) }
-                soft.append(Float(max(-50, min(50, value * weight))))
-            }
+    /// Soft values (positive: bit 0) of the coded bits of one axis's received
+    /// level `y` (in level units), exact over the coded labels (each at its
+    /// nearest point), appended to `soft`.
+    /// - Parameter variance: noise variance of the axis in level units.
+    static func demapCoded(_ y: Double, axisBits: Int, variance: Double, into soft: inout [Float]) {
+        let coded = min(axisBits, codedLevels)
+        let labels = 1 << coded
+        var metric = [Double](repeating: 0, count: 4)
+        for index in 0..<labels {
+            let distance = y - nearest(y, axisBits: axisBits, codedIndex: index)
+            metric[grayOfIndex[index]] = -distance * distance / (2 * variance)
         }
+        let top = metric[0..<labels].max() ?? 0
+        for bit in 0..<coded {
+            var zero = 0.0
+            var one = 0.0
+            for label in 0..<labels {
+                let weight = exp(metric[label] - top)
+                if (label >> (coded - 1 - bit)) & 1 == 0 { zero += weight } else { one += weight }
+            }
+            let value = log(max(zero, 1e-300)) - log(max(one, 1e-300))
+            soft.append(Float(max(-30, min(30, value))))
+        }
+    }
+
+    /// The level nearest `y` whose lowest bits are `codedIndex`.
+    private static func nearest(_ y: Double, axisBits: Int, codedIndex: Int) -> Double {
+        let coded = min(axisBits, codedLevels)
+        let highest = (1 << (axisBits - coded)) - 1
+        let position = ((y + Double((1 << axisBits) - 1)) / 2 - Double(codedIndex)) / Double(1 << coded)
+        let upper = max(0, min(highest, Int(position.rounded())))
+        return Double(2 * (upper << coded | codedIndex) - ((1 << axisBits) - 1))
+    }
+
+    /// The upper bits of one axis, given its decoded coded label.
+    static func upperBits(_ y: Double, axisBits: Int, codedLabel: Int) -> Int {
+        let coded = min(axisBits, codedLevels)
+        let level = nearest(y, axisBits: axisBits, codedIndex: indexOfGray[codedLabel])
+        return ((Int(level) + (1 << axisBits) - 1) / 2) >> coded
     }
 }

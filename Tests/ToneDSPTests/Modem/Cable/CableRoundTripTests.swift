@@ -9,7 +9,7 @@ struct CableRoundTripTests {
         return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
     }
 
-    @Test("48 KiB over an ideal float path at 44.1, 48 and 96 kHz, 16384-QAM rate 3/4", arguments: [44_100.0, 48_000, 96_000])
+    @Test("48 KiB over an ideal float path at 44.1, 48 and 96 kHz, the file default (65536-QAM, rate 8/9)", arguments: [44_100.0, 48_000, 96_000])
     func ideal(rate: Double) throws {
         let message = Self.randomBytes(48 * 1024, seed: 1)
         let modulator = try CableModulator(sampleRateHz: rate)
