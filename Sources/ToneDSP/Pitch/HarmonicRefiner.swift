@@ -121,13 +121,17 @@ final class HarmonicRefiner {
         var harmonics: Int
         /// The fundamental's share of the harmonics' power (at the start ω).
         var fundamentalShare: Double
+        /// Whether the fundamental alone stands out of the noise (see `isLone`):
+        /// a sine in noise, for `PitchDetector`'s least-squares fit.
+        var isLone = false
     }
 
     /// - Parameters:
     ///   - frame: `frameSize` samples, mean removed (single precision, as the sums are).
     ///   - omega: start, in radians per sample, close enough that each used harmonic is within its main lobe.
     ///   - harmonicLimit: use harmonics `h` with `h·ω` below this (radians per sample).
-    ///   - iterations: Newton steps; one suffices from an NSDF start (quadratic convergence).
+    ///   - iterations: Newton steps; one suffices from an NSDF start on a clean sound (quadratic
+    ///     convergence); `PitchDetector` takes three, which noise needs.
     func refine(_ frame: UnsafePointer<Float>, omega start: Double, harmonicLimit: Double,
                 iterations: Int = 1) -> Result {
         let w = frameSize
@@ -195,8 +199,11 @@ final class HarmonicRefiner {
         var omega = start
         var harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
         var power = 0.0, fundamentalShare = 0.0, imageFree = 1.0
+        var noiseFloor = 0.0
         for _ in 0..<iterations {
             harmonics = evaluate(omega: omega, harmonics: harmonics)
+            noiseFloor = self.noiseFloor(harmonics: harmonics, windowedPower: windowedPower, sumWindow: sumWindow,
+                                         squareSumWindow: squareSumWindow)
             var first = 0.0, second = 0.0
             power = 0
             var plainPower = 0.0, corrected = 0.0, loud = 0
@@ -208,8 +215,9 @@ final class HarmonicRefiner {
                 let dr = sum.s1i, di = -sum.s1r           // X' = −i(S1r + i S1i) = S1i − i S1r
                 let sr = -sum.s2r, si = -sum.s2i          // X''
                 plainPower += sum.power
-                // A quiet harmonic: its power, nothing for the step.
-                guard isLoud[k] else {
+                // A quiet harmonic, or one that does not stand out of the
+                // noise (`noiseFloor`): its power, nothing for the step.
+                guard isLoud[k], k == 0 || sum.power >= noiseFloor else {
                     power += sum.power
                     corrected += sum.power
                     continue
@@ -274,8 +282,13 @@ final class HarmonicRefiner {
             // and an SNR of 30 dB.
             power += first * step + 0.5 * second * step * step
         }
+        let lone = isLone(noiseFloor: noiseFloor, harmonics: harmonics)
+        if useBlackmanHarris {
+            omega = anchoredOnFirstPartial(omega, noiseFloor: noiseFloor, harmonics: harmonics)
+        }
         // |X|² of a sine of amplitude A is (A·Σw/2)²; A²/2 per harmonic.
         return Result(omega: omega, harmonicPower: power * imageFree * 2 / (sumWindow * sumWindow),
-                      windowedPower: windowedPower, harmonics: harmonics, fundamentalShare: fundamentalShare)
+                      windowedPower: windowedPower, harmonics: harmonics, fundamentalShare: fundamentalShare,
+                      isLone: lone)
     }
 }

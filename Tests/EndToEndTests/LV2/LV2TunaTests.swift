@@ -77,22 +77,25 @@ struct LV2TunaTests {
         try Self.compare(file, truthHz: frequencyHz, label: "clean \(frequencyHz) Hz")
     }
 
-    /// E2 only: on a single pluck of A2 and above, the harmonic fit reads the
-    /// stretched partials' compromise, up to 0.9 cents sharp of the first
-    /// partial while the upper partials ring (docs/lv2.md), and tuna does not.
-    @Test("a plucked E2 with inharmonic partials: a smaller error than tuna's")
-    func pluckedNote() throws {
-        let (file, truth) = try Self.pluckedFile(f0: 82.40689, seconds: 3, seed: 3)
+    /// The pitch mode reads the first partial (a tuner's convention), not the
+    /// stretched partials' compromise, which was up to 0.9 cents sharp of it
+    /// on G3 and above (docs/lv2.md).
+    @Test("a plucked note with inharmonic partials: a smaller error than tuna's",
+          arguments: [(82.40689, 3), (196.0, 4), (329.63, 6)])
+    func pluckedNote(f0: Double, seed: UInt64) throws {
+        let (file, truth) = try Self.pluckedFile(f0: f0, seconds: 3, seed: seed)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try Self.compare(file, truthHz: truth, label: "plucked E2")
+        try Self.compare(file, truthHz: truth, label: "plucked \(f0) Hz")
     }
 
-    /// White noise 30 dB below the tone (uniform, peak √3·σ).
-    @Test("440 Hz in white noise at 30 dB SNR: a smaller error than tuna's")
-    func noisyTone() throws {
-        let sigma = (0.25 * 0.25 / 2 / 1000).squareRoot()
-        let file = try LV2Bundle.toneFile(rate: Self.rate, frequencyHz: 440, noise: 3.0.squareRoot() * sigma, seconds: 3, seed: 5)
+    /// White noise `snr` dB below a −12 dBFS tone (uniform, peak √3·σ).
+    @Test("a tone in white noise at 30, 20 and 10 dB SNR: a smaller error than tuna's",
+          arguments: [(440.0, 30.0, 5), (440.0, 20.0, 7), (440.0, 10.0, 8), (82.40689, 20.0, 9)])
+    func noisyTone(frequencyHz: Double, snr: Double, seed: UInt64) throws {
+        let sigma = (0.25 * 0.25 / 2 / pow(10, snr / 10)).squareRoot()
+        let file = try LV2Bundle.toneFile(rate: Self.rate, frequencyHz: frequencyHz, noise: 3.0.squareRoot() * sigma,
+                                          seconds: 3, seed: seed)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try Self.compare(file, truthHz: 440, label: "440 Hz, SNR 30 dB")
+        try Self.compare(file, truthHz: frequencyHz, label: "\(frequencyHz) Hz, SNR \(snr) dB")
     }
 }
