@@ -6,8 +6,8 @@
 /// way, segments of another transfer (a second sender), and a transfer heard
 /// from its middle (a receiver started late) simply waits for the ranges it missed.
 ///
-/// Worker or main thread, one at a time.
-public final class CableTransferAssembler {
+/// A value: whoever holds it owns it.
+public struct CableTransferAssembler: Sendable {
     public private(set) var transferID: UInt32?
     public private(set) var totalBytes = 0
     private var data: [UInt8] = []
@@ -35,7 +35,7 @@ public final class CableTransferAssembler {
     }
 
     /// Takes a segment that arrived intact.
-    public func take(_ segment: CableSegment) -> Outcome {
+    public mutating func take(_ segment: CableSegment) -> Outcome {
         if transferID == nil {
             transferID = segment.transferID
             totalBytes = segment.totalBytes
@@ -56,7 +56,7 @@ public final class CableTransferAssembler {
     }
 
     /// Counts a transmission that arrived but could not be used.
-    public func countLost() { lostSegments += 1 }
+    public mutating func countLost() { lostSegments += 1 }
 
     /// The whole file; nil until every byte is in.
     public var file: [UInt8]? { isComplete ? data : nil }
