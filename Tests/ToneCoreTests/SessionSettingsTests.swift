@@ -41,6 +41,7 @@ struct SessionSettingsTests {
         settings.planning = .estimate
         settings.analyzesTones = false
         settings.messageProfiles = [.audible]
+        settings.receivesCable = true
         settings.usesMetadata = false
         settings.ports = [.audioIn]
         return settings

@@ -112,10 +112,7 @@ extension Parameters {
             "message level", unit: "dBFS", default: -6, range: -60...0,
             help: "Peak level in dBFS (≤ \(format(0))).", flag: "--level", valueName: "dbfs")
 
-        public static let profile = Parameter<ModemProfile>(
-            "message profile", default: .ultrasonic, help: "Band and speed.", flag: "--profile")
-
-        /// `encode`: the tone profiles and `cable` (the live commands take `profile`).
+        /// `encode` and `send`: the tone profiles and `cable`.
         public static let fileProfile = Parameter<MessageFileProfile>(
             "message profile", default: .tones(.ultrasonic), help: "Band and speed; cable: OFDM for files and cables.",
             flag: "--profile")
@@ -143,6 +140,6 @@ extension Parameters {
         Audit.sweepSeconds,
         Link.level, Link.duration, Link.maxLatencyMs, Link.maxJitterMs, Link.maxDropouts,
         Demo.level,
-        Message.level, Message.profile, Message.fileProfile, Message.fileRate,
+        Message.level, Message.fileProfile, Message.fileRate,
     ]
 }

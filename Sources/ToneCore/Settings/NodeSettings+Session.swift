@@ -34,7 +34,7 @@ extension NodeSettings {
     /// command; `--no-metadata` answers the user's JACK setup of the day.
     public static let perLaunchProperties: Set<String> = [
         "clientName", "serverName", "connectIn", "connectOut", "connectMidi", "loopback",
-        "planning", "analyzesTones", "messageProfiles", "usesMetadata", "ports",
+        "planning", "analyzesTones", "messageProfiles", "receivesCable", "usesMetadata", "ports",
     ]
 
     /// These settings with the per-launch properties of `launch` (everything a session does not keep).
@@ -49,6 +49,7 @@ extension NodeSettings {
         merged.planning = launch.planning
         merged.analyzesTones = launch.analyzesTones
         merged.messageProfiles = launch.messageProfiles
+        merged.receivesCable = launch.receivesCable
         merged.usesMetadata = launch.usesMetadata
         merged.ports = launch.ports
         return merged

@@ -43,6 +43,9 @@ extension NodeSettings {
                 }
             }
         }
+        if receivesMessages, receivesCable, let sentence = CableGeometry.problem(sampleRateHz: sampleRateHz) {
+            found.append(SettingsProblem(.receiveProfiles, .profileDoesNotFit(sentence)))
+        }
         return found
     }
 

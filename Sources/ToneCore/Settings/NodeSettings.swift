@@ -48,6 +48,8 @@ public struct NodeSettings: Equatable, Sendable {
     public var receivesMessages = Parameters.receive.defaultValue
     /// The profiles listened for (nil: every profile the server's rate allows).
     public var messageProfiles = Parameters.receiveProfiles.defaultValue
+    /// Decode cable transmissions on `in` too (`receive --profile cable`).
+    public var receivesCable = false
     /// Set JACK metadata pretty names (`--no-metadata`: off). Per launch: it
     /// is about the user's JACK setup (a wedged metadata store), not the node.
     public var usesMetadata = true

@@ -45,3 +45,51 @@ extension Engine {
         return false
     }
 }
+
+extension Engine {
+    /// Plays a stream of pre-rendered parts back to back on `out`: `next`
+    /// renders the next part (on the caller's task, never the audio thread)
+    /// once the one before is all queued, so rendering runs while the queue
+    /// (`playbackSeconds` of it) plays and a stream of any length needs the
+    /// memory of one part. Returns once the last sample has left the port.
+    ///
+    /// - Parameters:
+    ///   - stallSeconds: give up when nothing was played for this long (a stopped server).
+    ///   - shouldStop: polled every 5 ms; true gives up (a signal).
+    /// - Returns: whether every sample went out.
+    /// One caller at a time: the queue has one producer.
+    public func play(parts next: () throws -> [Float]?, stallSeconds: Double = 10,
+                     shouldStop: @Sendable () -> Bool = { false }) async throws -> Bool {
+        let start = player.enqueuedFrames
+        var part = try next() ?? []
+        var queued = 0
+        var total = part.count
+        var finished = part.isEmpty
+        var lastPlayed = 0
+        var lastProgress = Date()
+        while !shouldStop() {
+            if queued < part.count {
+                queued += part.withUnsafeBufferPointer { player.enqueue(UnsafeBufferPointer(rebasing: $0[queued...])) }
+            }
+            if queued == part.count && !finished {
+                if let following = try next() {
+                    part = following
+                    queued = 0
+                    total += part.count
+                    continue
+                }
+                finished = true
+            }
+            let played = player.playedFrames.load(ordering: .acquiring) - start
+            if finished && played >= total { return true }
+            if played != lastPlayed {
+                lastPlayed = played
+                lastProgress = Date()
+            } else if Date().timeIntervalSince(lastProgress) > stallSeconds {
+                return false
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+}

@@ -110,7 +110,8 @@ public final class Node {
                     try settings.makeAnalyzer(sampleRateHz: sampleRateHz, planning: settings.planning)
                 },
                 messages: !settings.receivesMessages ? [] : try (0..<channelCount).map { _ in
-                    try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles)
+                    try ModemStreamAnalyzer(sampleRateHz: sampleRateHz, profiles: settings.messageProfiles,
+                                            cable: settings.receivesCable)
                 })
         }) { batch in
             if case .dropped(let lost) = continuation.yield(batch) { Self.droppedEventCount.add(lost.count, ordering: .relaxed) }

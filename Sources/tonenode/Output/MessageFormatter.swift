@@ -20,6 +20,11 @@ enum MessageFormatter {
             return String(format: "%10.3f s  %@  incomplete: %d of %d frames arrived (message %04x), not delivered",
                           message.timeSeconds + timeOffsetSeconds, message.profile.rawValue, message.receivedFrames, message.frameCount,
                           Int(message.messageID))
+        case .cable(let reception, let seconds):
+            guard let bytes = reception.message else {
+                return String(format: "%10.3f s  cable  ", seconds + timeOffsetSeconds) + reception.summary
+            }
+            return cableHuman(bytes, timeSeconds: seconds + timeOffsetSeconds, snrDB: reception.meanSNRdB)
         }
     }
 
@@ -43,7 +48,38 @@ enum MessageFormatter {
             line.add("frames_received", message.receivedFrames)
             line.add("frames", message.frameCount)
             line.add("message_id", Int(message.messageID))
+        case .cable(let reception, let seconds):
+            line.add("time_s", seconds + timeOffsetSeconds, .decimals(4))
+            if let bytes = reception.message {
+                addCable(bytes, snrDB: reception.meanSNRdB, frames: reception.header?.frameCount ?? 0, to: &line)
+            } else {
+                line.add("incomplete", true)
+                line.add("profile", "cable")
+                if let header = reception.header {
+                    line.add("frames_received", header.frameCount - reception.damagedFrames - reception.truncatedFrames)
+                    line.add("frames", header.frameCount)
+                    line.add("frames_damaged", reception.damagedFrames)
+                    line.add("frames_cut_off", reception.truncatedFrames)
+                }
+                line.add("reason", reception.summary)
+            }
         }
         return line.description
+    }
+
+    /// A cable message's line after its time: profile, SNR, the text or base64.
+    static func cableHuman(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double) -> String {
+        let body = String(validating: bytes, as: UTF8.self).map { JSONLine.oneLine($0, forJSON: false) }
+            ?? "base64:" + Data(bytes).base64EncodedString()
+        return String(format: "%10.3f s  cable  snr %5.1f dB  ", timeSeconds, snrDB) + body
+    }
+
+    /// A cable message's JSON fields after `time_s`.
+    static func addCable(_ bytes: [UInt8], snrDB: Double, frames: Int, to line: inout JSONLine) {
+        if let text = String(validating: bytes, as: UTF8.self) { line.add("text", text) }
+        line.add("base64", Data(bytes).base64EncodedString())
+        line.add("profile", "cable")
+        line.add("snr_db", snrDB, .decimals(4))
+        line.add("frames", frames)
     }
 }

@@ -1,6 +1,6 @@
-/// What `encode` and `decode` take for `--profile`: one of the tone profiles,
-/// or `cable`, the OFDM modem for paths that are not air (files, JACK, plugins).
-/// The live commands (`send`, `receive`, `run`) still take `ModemProfile` alone.
+/// What `encode`, `decode`, `send` and `receive` take for `--profile`: one of
+/// the tone profiles, or `cable`, the OFDM modem for paths that are not air
+/// (files, JACK, plugins). `run --send-profile/--profile` still take `ModemProfile` alone.
 public enum MessageFileProfile: Sendable, Equatable, CaseIterable, RawRepresentable {
     case tones(ModemProfile)
     case cable

@@ -29,4 +29,25 @@ public struct IncompleteModemMessage: Sendable, Equatable {
 public enum ModemEvent: Sendable, Equatable {
     case message(ModemMessage)
     case incomplete(IncompleteModemMessage)
+    /// A cable transmission that ended: its message when it arrived whole,
+    /// else the counts of what went missing. Stream time of its chirp.
+    case cable(CableReception, timeSeconds: Double)
+
+    /// The bytes of a message delivered whole; nil for one that was not.
+    public var deliveredBytes: [UInt8]? {
+        switch self {
+        case .message(let message): message.bytes
+        case .incomplete: nil
+        case .cable(let reception, _): reception.message
+        }
+    }
+
+    /// Stream time of the message's start, in seconds.
+    public var timeSeconds: Double {
+        switch self {
+        case .message(let message): message.timeSeconds
+        case .incomplete(let message): message.timeSeconds
+        case .cable(_, let seconds): seconds
+        }
+    }
 }

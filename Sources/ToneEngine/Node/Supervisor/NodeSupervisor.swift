@@ -130,11 +130,7 @@ public final class NodeSupervisor {
                     followGraph(atSeconds: report.timeSeconds)
                 case .message(let message, let channel):
                     handle(.message(message, channel: channel, timeOffsetSeconds: timeOffsetSeconds))
-                    let seconds = switch message {
-                    case .message(let complete): complete.timeSeconds
-                    case .incomplete(let incomplete): incomplete.timeSeconds
-                    }
-                    followGraph(atSeconds: seconds + timeOffsetSeconds)
+                    followGraph(atSeconds: message.timeSeconds + timeOffsetSeconds)
                 case .trouble(let xruns, let overflows, let dropped):
                     saidTrouble = (xruns, overflows)
                     handle(.trouble(xruns: xruns, overflows: overflows, droppedFrames: dropped))

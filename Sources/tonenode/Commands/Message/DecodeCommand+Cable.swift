@@ -14,25 +14,12 @@ extension DecodeCommand {
             return false
         }
         guard let message = reception.message else { throw ModemCommandError("\(file): \(reception.summary)") }
-        let time = Double(reception.startSample) / reader.sampleRateHz
-        let snr = reception.bandSNRdB.reduce(0, +) / Double(max(1, reception.bandSNRdB.count))
-        let frames = reception.header?.frameCount ?? 0
         if let output {
             try Self.write(message, to: output)
             Console.err("\(file): \(reception.summary); wrote \(output)")
-        } else if json {
-            var line = JSONLine()
-            line.add("time_s", time, .decimals(4))
-            if let text = String(validating: message, as: UTF8.self) { line.add("text", text) }
-            line.add("base64", Data(message).base64EncodedString())
-            line.add("profile", "cable")
-            line.add("snr_db", snr, .decimals(4))
-            line.add("frames", frames)
-            Console.out(line.description)
         } else {
-            let body = String(validating: message, as: UTF8.self).map { JSONLine.oneLine($0, forJSON: false) }
-                ?? "base64:" + Data(message).base64EncodedString()
-            Console.out(String(format: "%10.3f s  cable  snr %5.1f dB  ", time, snr) + body)
+            let event = ModemEvent.cable(reception, timeSeconds: Double(reception.startSample) / reader.sampleRateHz)
+            MessageOutput(json: json).print(event)
         }
         return true
     }

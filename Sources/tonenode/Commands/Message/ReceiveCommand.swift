@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneAudioFile
 import ToneCore
 import ToneDSP
 import ToneEngine
@@ -22,7 +23,11 @@ struct ReceiveCommand: AsyncParsableCommand {
     var json = false
 
     @Option(name: Parameters.receiveProfiles.optionName, help: Parameters.receiveProfiles.argumentHelp)
-    var profile: ModemProfile?
+    var profile: MessageFileProfile?
+
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp(
+        "Write the first complete message's bytes to this file (nothing on stdout) and stop.", valueName: "path"))
+    var output: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
     var duration: Double?
@@ -38,6 +43,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             throw ValidationError("--duration must be a positive number of seconds")
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let output { try OutputFileProblem.requireWritable(path: output) }
         try NodeSettings.validate([.connectOut]) { jack.apply(to: &$0); $0.ports = Self.ports }
     }
 
@@ -50,7 +56,13 @@ struct ReceiveCommand: AsyncParsableCommand {
         settings.muted = true
         settings.analyzesTones = false
         settings.receivesMessages = true
-        settings.messageProfiles = profile.map { [$0] }
+        switch profile {
+        case .tones(let tones)?: settings.messageProfiles = [tones]
+        case .cable?:
+            settings.messageProfiles = []
+            settings.receivesCable = true
+        case nil: break
+        }
         settings.ports = Self.ports
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
@@ -59,13 +71,32 @@ struct ReceiveCommand: AsyncParsableCommand {
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }
         var delivered = 0
-        let output = MessageOutput(json: json)
+        let printer = MessageOutput(json: json)
+        var transfer = CableTransferOutput(json: json)
+        var writeError: Error?
+        /// Prints the message, or writes its bytes to --output; stops after --count (or one, with --output).
+        func deliver(_ bytes: [UInt8], line: String, summary: String?) {
+            if let output {
+                do {
+                    try DecodeCommand.write(bytes, to: output)
+                    Console.err((summary.map { $0 + "; " } ?? "received \(bytes.count) bytes; ") + "wrote \(output)")
+                } catch {
+                    writeError = error
+                    stop()
+                    return
+                }
+            } else {
+                Console.out(line)
+            }
+            delivered += 1
+            if let count = count ?? (output == nil ? nil : 1), delivered >= count { stop() }
+        }
         let outcome = try await supervisor.run { event in
             switch event {
             case .opened(let node, let reconnected):
                 let profiles = (profile.map { [$0] } ?? ModemProfile.allCases.filter {
                     $0.parameters.problem(sampleRateHz: node.engine.sampleRateHz) == nil
-                }).map(\.rawValue)
+                }.map { .tones($0) }).map(\.rawValue)
                 Console.err((reconnected ? "reconnected: " : "") + "client '\(node.client.name)' at "
                             + "\(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
                             + "listening on \(node.inputPortName) for \(profiles.joined(separator: ", "))")
@@ -76,12 +107,16 @@ struct ReceiveCommand: AsyncParsableCommand {
                         if !Task.isCancelled { stop() }
                     }
                 }
+            case .message(.cable(let reception, let seconds), _, let offset):
+                guard let delivery = transfer.take(reception, timeSeconds: seconds + offset) else { break }
+                deliver(delivery.bytes, line: delivery.line, summary: delivery.summary)
             case .message(let message, _, let offset):
-                output.print(message, timeOffsetSeconds: offset)
-                if case .message = message {
-                    delivered += 1
-                    if let count, delivered >= count { stop() }
+                guard let bytes = message.deliveredBytes else {
+                    printer.print(message, timeOffsetSeconds: offset)
+                    break
                 }
+                deliver(bytes, line: json ? MessageFormatter.json(message, timeOffsetSeconds: offset)
+                                          : MessageFormatter.human(message, timeOffsetSeconds: offset), summary: nil)
             case .report:
                 break
             case .trouble(let xruns, let overflows, let dropped):
@@ -100,6 +135,7 @@ struct ReceiveCommand: AsyncParsableCommand {
                 Console.err("restored: " + connections.map(\.description).joined(separator: ", "))
             }
         }
+        if let writeError { throw writeError }
         if outcome == .serverGone || delivered == 0 { throw ExitCode.failure }
     }
 }

@@ -19,8 +19,8 @@ struct SendCommand: AsyncParsableCommand {
     @OptionGroup(title: "JACK") var jack: JackSendOptions
     @OptionGroup(title: "Message") var input: MessageInput
 
-    @Option(Parameters.Message.profile)
-    var profile: ModemProfile
+    @Option(Parameters.Message.fileProfile)
+    var profile: MessageFileProfile
 
     @Option(Parameters.Message.level, parsing: .unconditional)
     var level: Double
@@ -35,7 +35,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Read the message before touching JACK: bad input never opens a client.
-        let message = try input.read()
+        let message = try input.read(capped: profile != .cable)
         var settings = NodeSettings()
         jack.apply(to: &settings)
         settings.muted = true
@@ -50,8 +50,9 @@ struct SendCommand: AsyncParsableCommand {
             throw ModemCommandError("nothing is connected to \(node.outputPortName), so no one would hear the message; "
                                     + "connect it with --connect-out PORT (nothing was sent)")
         }
+        guard case .tones(let tones) = profile else { return try await sendCable(message, on: node) }
         let rate = node.engine.sampleRateHz
-        let samples = try Transmission.render(message, profile: profile, sampleRateHz: rate, levelDBFS: level)
+        let samples = try Transmission.render(message, profile: tones, sampleRateHz: rate, levelDBFS: level)
         let serverGone = node.serverGoneReader
         guard await node.play(samples, shouldStop: { SignalWatcher.isStopRequested || serverGone() }) else {
             if SignalWatcher.isStopRequested { throw ExitCode.failure }    // ends with 128 + signal

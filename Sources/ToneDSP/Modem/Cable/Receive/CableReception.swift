@@ -1,7 +1,7 @@
 /// What `CableDemodulator` made of a recording: the message only when every
 /// frame arrived and the whole message's length and CRC-32 match; otherwise
 /// nil and the counts say why (a damaged frame counts as missing).
-public struct CableReception: Sendable {
+public struct CableReception: Sendable, Equatable {
     /// The message's bytes; nil unless every frame arrived intact.
     public let message: [UInt8]?
     /// The header, when it was read.
@@ -16,6 +16,9 @@ public struct CableReception: Sendable {
     public let bandSNRdB: [Double]
     /// The whole message's CRC failed though every frame's passed.
     public let messageCRCFailed: Bool
+
+    /// The bands' SNRs averaged (dB).
+    public var meanSNRdB: Double { bandSNRdB.reduce(0, +) / Double(max(1, bandSNRdB.count)) }
 
     /// One line: what was received, or why nothing was delivered.
     public var summary: String {

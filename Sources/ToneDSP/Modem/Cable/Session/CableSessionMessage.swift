@@ -1,0 +1,44 @@
+/// What one cable transmission of a session carries: the first four bytes
+/// say which. A transmission that is none of them is a plain message
+/// (`encode --profile cable`).
+public enum CableSessionMessage: Sendable, Equatable {
+    /// The sender's probe: a short transmission whose training symbols the
+    /// receiver measures (SNR per band) and answers with an acknowledgement.
+    case probe(transferID: UInt32)
+    /// A piece of the file.
+    case segment(CableSegment)
+    /// The sender asks for an acknowledgement (one it waited for did not come).
+    case poll(transferID: UInt32, totalBytes: Int)
+    /// The receiver's answer.
+    case acknowledgement(CableAcknowledgement)
+
+    static let probeMagic: [UInt8] = Array("TNP1".utf8)
+    static let pollMagic: [UInt8] = Array("TNQ1".utf8)
+
+    public var encoded: [UInt8] {
+        switch self {
+        case .probe(let id): Self.probeMagic + CableFrameCoder.littleEndian(UInt64(id), count: 4)
+        case .segment(let segment): segment.encoded
+        case .poll(let id, let total):
+            Self.pollMagic + CableFrameCoder.littleEndian(UInt64(id), count: 4) + CableFrameCoder.littleEndian(UInt64(total), count: 8)
+        case .acknowledgement(let acknowledgement): acknowledgement.encoded
+        }
+    }
+
+    /// nil: not a session message.
+    public init?(decoding bytes: [UInt8]) {
+        if bytes.count == 8, Array(bytes[0..<4]) == Self.probeMagic {
+            self = .probe(transferID: UInt32(CableFrameCoder.readLittleEndian(bytes, at: 4, count: 4)))
+        } else if bytes.count == 16, Array(bytes[0..<4]) == Self.pollMagic,
+                  CableFrameCoder.readLittleEndian(bytes, at: 8, count: 8) < 1 << 48 {
+            self = .poll(transferID: UInt32(CableFrameCoder.readLittleEndian(bytes, at: 4, count: 4)),
+                         totalBytes: Int(CableFrameCoder.readLittleEndian(bytes, at: 8, count: 8)))
+        } else if let segment = CableSegment(decoding: bytes) {
+            self = .segment(segment)
+        } else if let acknowledgement = CableAcknowledgement(decoding: bytes) {
+            self = .acknowledgement(acknowledgement)
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// The receiving side of a session (`receive --profile cable` with a
+/// return path), as a pure state machine. Each transmission that ended goes
+/// to `heard` (its session message and the SNR per band measured on it, or
+/// nil when it was lost); the actions say what to answer and when the file
+/// is whole. It answers a probe at once (the SNR the sender plans with), the
+/// last segment of a round and every poll (the ranges still missing, or the
+/// file's digest once it is whole). It follows one transfer at a time; a new
+/// probe starts the next.
+public struct CableSessionReceiver: Sendable {
+    public enum Action: Sendable, Equatable {
+        /// Send this answer as one cable transmission.
+        case transmit(CableSessionMessage)
+        /// The whole file, delivered once.
+        case delivered([UInt8])
+    }
+
+    /// The digest of a whole file (SHA-256; the caller's).
+    let digestOf: @Sendable ([UInt8]) -> [UInt8]
+    public private(set) var assembler = CableTransferAssembler()
+    private var followed: UInt32?
+    private var total = 0
+    private var delivered = false
+    private var digest: [UInt8]?
+    private var lastSNRdB = [Double](repeating: 0, count: CablePlan.bandCount)
+    /// Transmissions heard that could not be used (damaged, cut off, another transfer's).
+    public private(set) var lostTransmissions = 0
+
+    public init(digest: @escaping @Sendable ([UInt8]) -> [UInt8]) { digestOf = digest }
+
+    /// One transmission that ended: its message (nil: lost) and the SNR per band measured on it.
+    public mutating func heard(_ message: CableSessionMessage?, bandSNRdB: [Double]) -> [Action] {
+        if bandSNRdB.count == CablePlan.bandCount { lastSNRdB = bandSNRdB }
+        switch message {
+        case nil:
+            lostTransmissions += 1
+            return []
+        case .probe(let id)?:
+            if id != followed { follow(id, totalBytes: 0) }
+            return [answer()]
+        case .poll(let id, let totalBytes)?:
+            if id != followed { follow(id, totalBytes: totalBytes) }
+            if total == 0 { total = totalBytes }
+            return [answer()]
+        case .segment(let segment)?:
+            if followed == nil || (segment.transferID == followed && total == 0) {
+                if segment.transferID != followed { follow(segment.transferID, totalBytes: segment.totalBytes) }
+                total = segment.totalBytes
+            }
+            guard segment.transferID == followed, segment.totalBytes == total else {
+                lostTransmissions += 1
+                return []
+            }
+            var actions: [Action] = []
+            if case .added(complete: true) = assembler.take(segment), !delivered, let file = assembler.file {
+                delivered = true
+                digest = digestOf(file)
+                actions.append(.delivered(file))
+            }
+            // The round's last segment (or the file whole): answer what is still missing.
+            if delivered || segment.offset + segment.data.count == total { actions.append(answer()) }
+            return actions
+        case .acknowledgement?:
+            return []
+        }
+    }
+
+    private mutating func follow(_ id: UInt32, totalBytes: Int) {
+        followed = id
+        total = totalBytes
+        assembler = CableTransferAssembler()
+        delivered = false
+        digest = nil
+    }
+
+    private func answer() -> Action {
+        let missing = total == 0 ? [] : (assembler.transferID == nil ? [0..<total] : assembler.missing)
+        return .transmit(.acknowledgement(CableAcknowledgement(transferID: followed ?? 0, totalBytes: total, bandSNRdB: lastSNRdB,
+                                                                 missing: missing, digest: digest)))
+    }
+}

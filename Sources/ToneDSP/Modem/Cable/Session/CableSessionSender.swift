@@ -1,0 +1,126 @@
+/// The sending side of a session (`send --profile cable` with a return
+/// path), as a pure state machine: no audio, no clock of its own. The
+/// driver (the command) turns its actions into transmissions, tells it when
+/// they have left (`transmitted`), what came back (`heard`) and the time (`tick`).
+///
+/// probe → the receiver's answer gives the SNR per band → the plan (QAM per
+/// band, code rate) with a margin → every segment → wait for the answer →
+/// resend the segments it says are missing → … → the answer carries the
+/// file's digest: it must equal ours. An answer that does not come is asked
+/// for again (`maximumPolls` times), then the session fails with one line.
+public struct CableSessionSender: Sendable {
+    public enum Action: Sendable, Equatable {
+        /// Send this as one cable transmission, in the current plan.
+        case transmit(CableSessionMessage)
+        /// Transmit from now on with this plan (chosen from the probe's answer).
+        case usePlan(CablePlan)
+        /// The receiver has the whole file and its digest matches ours.
+        case confirmed
+        /// The session gave up; one line why.
+        case failed(String)
+    }
+
+    public enum Phase: Sendable, Equatable { case probing, sending, waiting, confirmed, failed }
+
+    public let transferID: UInt32
+    public let file: [UInt8]
+    public let digest: [UInt8]
+    /// Carriers of the geometry in use (what a plan's frame holds depends on it).
+    public let carrierCount: Int
+    /// dB taken off every band's measured SNR before the plan is chosen.
+    public var marginDB = 3.0
+    /// How long to wait for an answer after the last transmission left.
+    public var answerTimeoutSeconds = 4.0
+    /// Probes or polls sent again for an answer that does not come, before giving up.
+    public var maximumPolls = 8
+
+    public private(set) var phase = Phase.probing
+    public private(set) var plan = CablePlan.fileDefault
+    public private(set) var segments: [Range<Int>] = []
+    /// Bytes the receiver said it has, from its last answer.
+    public private(set) var confirmedBytes = 0
+    /// Segments sent again after an answer said they were missing.
+    public private(set) var resentSegments = 0
+    private var polls = 0
+    private var deadline: Double?
+
+    public init(transferID: UInt32, file: [UInt8], digest: [UInt8], carrierCount: Int) {
+        precondition(!file.isEmpty)
+        self.transferID = transferID
+        self.file = file
+        self.digest = digest
+        self.carrierCount = carrierCount
+    }
+
+    /// The first actions: the probe.
+    public mutating func start() -> [Action] {
+        phase = .probing
+        return [.transmit(.probe(transferID: transferID))]
+    }
+
+    /// Everything handed out so far has left the port at `now` (seconds): the answer is awaited from here.
+    public mutating func transmitted(now: Double) {
+        if phase == .sending { phase = .waiting }
+        if phase == .waiting || phase == .probing { deadline = now + answerTimeoutSeconds }
+    }
+
+    /// A session message heard on the return path at `now`.
+    public mutating func heard(_ message: CableSessionMessage, now: Double) -> [Action] {
+        guard case .acknowledgement(let answer) = message, answer.transferID == transferID else { return [] }
+        switch phase {
+        case .probing:
+            guard deadline != nil else { return [] }
+            plan = CablePlan(bandSNRdB: answer.bandSNRdB.map { $0 - marginDB })
+            segments = CableSegment.ranges(totalBytes: file.count, dataBytes: Self.segmentDataBytes(plan, carrierCount: carrierCount))
+            polls = 0
+            deadline = nil
+            phase = .sending
+            return [.usePlan(plan)] + segments.indices.map { .transmit(segment($0)) }
+        case .waiting:
+            guard answer.totalBytes == file.count else { return [] }
+            polls = 0
+            deadline = nil
+            confirmedBytes = file.count - answer.missing.reduce(0) { $0 + $1.count }
+            if let theirs = answer.digest {
+                confirmedBytes = file.count
+                phase = theirs == digest ? .confirmed : .failed
+                return [theirs == digest ? .confirmed
+                        : .failed("the receiver's SHA-256 of the file differs from the sender's; the transfer is not confirmed")]
+            }
+            let again = segments.indices.filter { index in answer.missing.contains { $0.overlaps(segments[index]) } }
+            // An answer listing nothing missing but no digest: ask again.
+            guard !again.isEmpty else { return [.transmit(.poll(transferID: transferID, totalBytes: file.count))] }
+            resentSegments += again.count
+            phase = .sending
+            return again.map { .transmit(segment($0)) }
+        case .sending, .confirmed, .failed:
+            return []
+        }
+    }
+
+    /// The time is `now`: an answer overdue is asked for again, or the session fails.
+    public mutating func tick(now: Double) -> [Action] {
+        guard phase == .probing || phase == .waiting, let due = deadline, now >= due else { return [] }
+        deadline = nil
+        guard polls < maximumPolls else {
+            phase = .failed
+            let waited = Double(maximumPolls + 1) * answerTimeoutSeconds
+            return [.failed(String(format: "no answer from the receiver within %.0f s (%d tries); ", waited, maximumPolls + 1)
+                            + (confirmedBytes > 0 ? "it had \(confirmedBytes) of \(file.count) bytes" : "is a return path connected?"))]
+        }
+        polls += 1
+        if phase == .probing { return [.transmit(.probe(transferID: transferID))] }
+        return [.transmit(.poll(transferID: transferID, totalBytes: file.count))]
+    }
+
+    private func segment(_ index: Int) -> CableSessionMessage {
+        .segment(CableSegment(transferID: transferID, offset: segments[index].lowerBound, totalBytes: file.count,
+                              data: file[segments[index]]))
+    }
+
+    /// File bytes one segment carries under `plan`.
+    public static func segmentDataBytes(_ plan: CablePlan, carrierCount: Int) -> Int {
+        let payload = CableFrameCoder(slotCount: plan.codedBitsPerFrame(carrierCount: carrierCount), rate: plan.codeRate)?.payloadBytes ?? 0
+        return max(1, CableSegment.framesPerSegment * payload - CableSegment.overheadBytes)
+    }
+}
