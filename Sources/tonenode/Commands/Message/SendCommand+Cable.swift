@@ -17,8 +17,8 @@ extension SendCommand {
             throw ModemCommandError(error.description)
         }
         let transferID = UInt32.random(in: 0...UInt32.max)
-        let ranges = CableSegment.ranges(totalBytes: message.count, dataBytes: CableSessionSender.segmentDataBytes(
-            modulator.plan, carrierCount: modulator.geometry.carrierCount))
+        let ranges = CableSegment.ranges(totalBytes: message.count,
+                                         dataBytes: CableSegment.framesPerSegment * payload - CableSegment.overheadBytes)
         var index = 0
         var samples = 0
         let sent = try await node.engine.play(parts: {
