@@ -19,6 +19,14 @@ struct CableStreamTests {
         return receptions
     }
 
+    /// A message of `count` seeded bytes, the modulator, its transmission and a fresh receiver.
+    static func transmission(_ count: Int, seed: UInt64) throws
+        -> (message: [UInt8], modulator: CableModulator, signal: [Float], receiver: CableStreamReceiver) {
+        let message = CableRoundTripTests.randomBytes(count, seed: seed)
+        let modulator = try CableModulator(sampleRateHz: rate)
+        return (message, modulator, try modulator.render(message: message), try CableStreamReceiver(sampleRateHz: rate))
+    }
+
     @Test("two transmissions back to back amid silence, pushed in random chunks, arrive whole at their sample positions")
     func chunked() throws {
         let first = CableRoundTripTests.randomBytes(20_000, seed: 11)
@@ -35,10 +43,7 @@ struct CableStreamTests {
 
     @Test("a gap the input reported inside a frame: nothing delivered, the frame counted damaged, the next transmission whole")
     func gap() throws {
-        let message = CableRoundTripTests.randomBytes(10_000, seed: 13)
-        let modulator = try CableModulator(sampleRateHz: Self.rate)
-        let signal = try modulator.render(message: message)
-        let receiver = try CableStreamReceiver(sampleRateHz: Self.rate)
+        let (message, modulator, signal, receiver) = try Self.transmission(10_000, seed: 13)
         let cut = signal.count / 2
         var receptions = receiver.push(Array(signal[0..<cut]))
         receiver.skip(frames: 100)
@@ -52,9 +57,7 @@ struct CableStreamTests {
 
     @Test("a sender that stops halfway: ended by the silence after it (no finish), its missing frames cut off, nothing delivered")
     func senderStops() throws {
-        let message = CableRoundTripTests.randomBytes(30_000, seed: 14)
-        let signal = try CableModulator(sampleRateHz: Self.rate).render(message: message)
-        let receiver = try CableStreamReceiver(sampleRateHz: Self.rate)
+        let (_, _, signal, receiver) = try Self.transmission(30_000, seed: 14)
         let receptions = receiver.push(Array(signal[0..<(signal.count / 2)]) + [Float](repeating: 0, count: 48_000))
         let reception = try #require(receptions.first)
         #expect(reception.message == nil)
@@ -64,10 +67,7 @@ struct CableStreamTests {
 
     @Test("a receiver started halfway through a transmission delivers nothing of it and hears the next one")
     func startedHalfway() throws {
-        let message = CableRoundTripTests.randomBytes(20_000, seed: 15)
-        let modulator = try CableModulator(sampleRateHz: Self.rate)
-        let signal = try modulator.render(message: message)
-        let receiver = try CableStreamReceiver(sampleRateHz: Self.rate)
+        let (_, modulator, signal, receiver) = try Self.transmission(20_000, seed: 15)
         let next = CableRoundTripTests.randomBytes(500, seed: 16)
         let receptions = receiver.push(Array(signal[(signal.count / 2)...]) + (try modulator.render(message: next))) + receiver.finish()
         #expect(receptions.compactMap(\.message) == [next])
