@@ -43,6 +43,9 @@ public func fuzzModem(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if message.bytes.count > ModemFrame.maximumMessageBytes { fatalError("message too long") }
         case .incomplete(let message):
             if message.receivedFrames >= message.frameCount { fatalError("incomplete with every frame: \(message)") }
+        case .cable(let reception, let timeSeconds):
+            // This receiver listens for the tone profiles only: a cable reception is a bug.
+            fatalError("a cable reception at \(timeSeconds) s from a tone-profile receiver: \(reception)")
         }
     }
     return 0
