@@ -137,6 +137,14 @@ extension JackServerTests {
             #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
         }
 
+        /// N from the stderr line `tonenode: N <ending>` (0 when there is none).
+        static func count(in stderr: String, saying ending: String) -> Int {
+            stderr.split(separator: "\n").compactMap { line -> Int? in
+                guard line.hasSuffix(ending) else { return nil }
+                return Int(line.split(separator: " ")[1])
+            }.first ?? 0
+        }
+
         /// Issue 17: the worker writes its reports itself, so an unread stdout
         /// must never hold it: it keeps its hop clock, drops the oldest lines it
         /// cannot keep, counts them, and delivers the rest once the pipe is read.
@@ -182,10 +190,7 @@ extension JackServerTests {
             #expect(process.terminationStatus == 0)
             let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             // The drops stderr says…
-            let said = stderr.split(separator: "\n").compactMap { line -> Int? in
-                guard line.hasSuffix("report(s) dropped: stdout was not read in time") else { return nil }
-                return Int(line.split(separator: " ")[1])
-            }.first ?? 0
+            let said = Self.count(in: stderr, saying: "report(s) dropped: stdout was not read in time")
             // …are exactly the reports missing from the hop grid of those delivered.
             let times = text.split(separator: "\n").compactMap { line -> Double? in
                 guard let data = line.data(using: .utf8),
@@ -209,10 +214,7 @@ extension JackServerTests {
             // of one window and one more.
             let (overflows, notAnalysed) = Self.lostInput(stderr)
             let unmade = notAnalysed / hopFrames + overflows * (4096 / hopFrames + 1)
-            let withheld = stderr.split(separator: "\n").compactMap { line -> Int? in
-                guard line.hasSuffix("reading(s) withheld: their windows spanned an xrun or a period change") else { return nil }
-                return Int(line.split(separator: " ")[1])
-            }.first ?? 0
+            let withheld = Self.count(in: stderr, saying: "reading(s) withheld: their windows spanned an xrun or a period change")
             // (Withheld before the first report delivered, at start-up, leave no hole.)
             #expect(missing >= said && missing <= said + withheld + unmade,
                     Comment(rawValue: "\(missing) reports missing from the grid, \(said) said dropped, \(withheld) said "
