@@ -26,7 +26,9 @@ struct ReceiveCommand: AsyncParsableCommand {
     var profile: MessageFileProfile?
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp(
-        "Write the first complete message's bytes to this file (nothing on stdout) and stop.", valueName: "path"))
+        "Write the first complete message's bytes to this file (nothing on stdout) and stop. With --profile cable, a transfer "
+            + "left incomplete then \(Int(CableTransferOutput.idleSeconds)) s without a cable transmission ends it (exit 1).",
+        valueName: "path"))
     var output: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
@@ -69,7 +71,12 @@ struct ReceiveCommand: AsyncParsableCommand {
         SignalWatcher.endsOnSignal(stop)
         Console.onOutputFailure(stop)
         var timer: Task<Void, Never>?
-        defer { timer?.cancel() }
+        /// With -o, ends the wait for a transfer left incomplete (a sender that died, a last segment lost).
+        var idle: Task<Void, Never>?
+        defer {
+            timer?.cancel()
+            idle?.cancel()
+        }
         var delivered = 0
         let printer = MessageOutput(json: json)
         var transfer = CableTransferOutput(json: json)
@@ -108,7 +115,16 @@ struct ReceiveCommand: AsyncParsableCommand {
                     }
                 }
             case .message(.cable(let reception, let seconds), _, let offset):
-                guard let delivery = transfer.take(reception, timeSeconds: seconds + offset) else { break }
+                let delivery = transfer.take(reception, timeSeconds: seconds + offset)
+                idle?.cancel()
+                idle = nil
+                if output != nil, transfer.assembler.isPending {
+                    idle = Task {
+                        try? await Task.sleep(for: .seconds(CableTransferOutput.idleSeconds))
+                        if !Task.isCancelled { stop() }
+                    }
+                }
+                guard let delivery else { break }
                 deliver(delivery.bytes, line: delivery.line, summary: delivery.summary)
             case .message(let message, _, let offset):
                 guard let bytes = message.deliveredBytes else {
@@ -136,6 +152,10 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
         }
         if let writeError { throw writeError }
+        if profile == .cable, let line = transfer.endLine(delivered: delivered, signalled: SignalWatcher.isStopRequested) {
+            Console.err(line)
+            throw ExitCode.failure
+        }
         if outcome == .serverGone || delivered == 0 { throw ExitCode.failure }
     }
 }
