@@ -127,6 +127,14 @@ public final class CableStreamReceiver {
             if abs(correlation[lag]) > abs(correlation[best]) { best = lag }
         }
         let found = abs(correlation[best]) > 8 * total / Double(span)
+        // The first chirp in the span, not the loudest: two short transmissions back to back
+        // both lie in one span, and the earlier must not be skipped (its sender may be a few dB
+        // quieter); what else the chirp matches (training, data, noise at the signal's level)
+        // lies far below a third of a chirp's peak.
+        if found, let first = (0..<best).first(where: { abs(correlation[$0]) > abs(correlation[best]) / 3 }) {
+            best = first
+            for lag in first..<min(span, first + chirpSamples) where abs(correlation[lag]) > abs(correlation[best]) { best = lag }
+        }
         // A chirp that runs past the span is searched again with all of it in.
         let whole = best + chirpSamples <= span
         if found && (whole || final) && !touchesGap((bufferStart + best)..<(bufferStart + best + chirpSamples)) {
