@@ -10,33 +10,9 @@ struct CableBadInputTests {
     /// Bytes per segment here (three frames of the file default; `send` puts 32 in one: short tests).
     static let segmentBytes = 9_000
 
-    /// A file sent as segments, each its own transmission, back to back with 0.1 s of silence between.
-    struct Recording {
-        let file: [UInt8]
-        let ranges: [Range<Int>]
-        var signal: [Float] = []
-        /// Where each segment's transmission starts and ends in `signal`.
-        var spans: [Range<Int>] = []
-        let modulator: CableModulator
-
-        init(bytes: Int, seed: UInt64, transferID: UInt32 = 0xBADC0DE) throws {
-            file = CableRoundTripTests.randomBytes(bytes, seed: seed)
-            ranges = CableSegment.ranges(totalBytes: bytes, dataBytes: CableBadInputTests.segmentBytes)
-            modulator = try CableModulator(sampleRateHz: CableBadInputTests.rate)
-            let gap = [Float](repeating: 0, count: 4_800)
-            signal = gap
-            for range in ranges {
-                let segment = CableSegment(transferID: transferID, offset: range.lowerBound, totalBytes: bytes, data: file[range])
-                let part = try modulator.render(message: segment.encoded)
-                spans.append(signal.count..<(signal.count + part.count))
-                signal += part + gap
-            }
-        }
-
-        /// Stream sample where data frame `frame` of segment `index` starts.
-        func frameStart(segment index: Int, frame: Int) -> Int {
-            spans[index].lowerBound + modulator.geometry.symbolStart(CableGeometry.firstDataSymbol + frame * CablePlan.symbolsPerFrame)
-        }
+    /// A recording of three segments (9000, 9000 and 6000 bytes: 3, 3 and 2 frames).
+    static func recording(bytes: Int = 24_000, seed: UInt64, transferID: UInt32 = 0xBADC0DE) throws -> CableRecording {
+        try CableRecording(bytes: bytes, segmentBytes: segmentBytes, seed: seed, transferID: transferID)
     }
 
     /// Every transmission in `signal` through a one-way assembler: the files it completed and the assembler.
@@ -62,7 +38,7 @@ struct CableBadInputTests {
 
     @Test("a whole recording of three segments is put back together byte for byte")
     func whole() throws {
-        let recording = try Recording(bytes: 24_000, seed: 1)
+        let recording = try Self.recording(seed: 1)
         let result = try Self.assemble(recording.signal)
         #expect(result.files == [recording.file], "\(result.files.map(\.count))")
         #expect(result.assembler.incompleteSummary == nil)
@@ -70,7 +46,7 @@ struct CableBadInputTests {
 
     @Test("cut inside the last segment's second frame: nothing delivered; the line says 18000 of 24000 bytes and the cut")
     func cutInsideFrame() throws {
-        let recording = try Recording(bytes: 24_000, seed: 2)
+        let recording = try Self.recording(seed: 2)
         let result = try Self.assemble(Array(recording.signal[..<(recording.frameStart(segment: 2, frame: 1) + 700)]))
         #expect(result.files.isEmpty)
         let line = try #require(result.assembler.incompleteSummary)
@@ -81,7 +57,7 @@ struct CableBadInputTests {
 
     @Test("cut before a segment's header ends: said as such, nothing delivered")
     func cutBeforeHeader() throws {
-        let recording = try Recording(bytes: 24_000, seed: 3)
+        let recording = try Self.recording(seed: 3)
         let end = recording.frameStart(segment: 1, frame: 0) - recording.modulator.geometry.symbolSamples / 2
         let result = try Self.assemble(Array(recording.signal[..<end]))
         #expect(result.files.isEmpty)
@@ -90,22 +66,12 @@ struct CableBadInputTests {
         #expect(result.assembler.incompleteSummary?.contains("9000 of 24000 bytes") == true)
     }
 
-    /// Scrambles one symbol's samples in place (the same energy, no structure left), or adds a ±0.9 impulse burst of 1 ms.
-    static func corrupt(_ signal: inout [Float], symbolAt start: Int, length: Int, kind: String, seed: UInt64) {
-        var random = SeededRandom(seed: seed)
-        if kind == "scrambled" {
-            for index in start..<(start + length) { signal.swapAt(index, start + Int(random.next() % UInt64(length))) }
-        } else {
-            for index in start..<(start + 48) { signal[index] += index % 2 == 0 ? 0.9 : -0.9 }
-        }
-    }
-
     @Test("one frame scrambled, or an impulse burst on it: that segment fails its check, the file is not delivered",
           arguments: ["scrambled", "impulse"])
     func corruptedFrame(kind: String) throws {
-        var recording = try Recording(bytes: 24_000, seed: 4)
-        Self.corrupt(&recording.signal, symbolAt: recording.frameStart(segment: 1, frame: 2),
-                     length: recording.modulator.geometry.symbolSamples, kind: kind, seed: 5)
+        var recording = try Self.recording(seed: 4)
+        recording.corrupt(at: recording.frameStart(segment: 1, frame: 2), length: recording.modulator.geometry.symbolSamples,
+                          scramble: kind == "scrambled", seed: 5)
         let result = try Self.assemble(recording.signal)
         #expect(result.files.isEmpty)
         #expect(result.lines.count == 1 && result.lines[0].contains("1 damaged"), "\(result.lines)")
@@ -116,10 +82,9 @@ struct CableBadInputTests {
     @Test("a scrambled header: the segment is lost, the rest is not taken for it; an impulse burst on it is corrected",
           arguments: ["scrambled", "impulse"])
     func corruptedHeader(kind: String) throws {
-        var recording = try Recording(bytes: 24_000, seed: 6)
-        let geometry = recording.modulator.geometry
-        Self.corrupt(&recording.signal, symbolAt: recording.spans[0].lowerBound + geometry.symbolStart(CableGeometry.firstDataSymbol - 1),
-                     length: geometry.symbolSamples, kind: kind, seed: 7)
+        var recording = try Self.recording(seed: 6)
+        recording.corrupt(at: recording.headerStart(segment: 0), length: recording.modulator.geometry.symbolSamples,
+                          scramble: kind == "scrambled", seed: 7)
         let result = try Self.assemble(recording.signal)
         if kind == "impulse" {
             // The header's rate-1/2 code, repeated on every carrier, corrects a 1 ms burst: whole, or nothing.
@@ -136,7 +101,7 @@ struct CableBadInputTests {
 
     @Test("heard from the middle of its first segment on: the start is said missing, nothing delivered")
     func startedHalfway() throws {
-        let recording = try Recording(bytes: 24_000, seed: 8)
+        let recording = try Self.recording(seed: 8)
         let result = try Self.assemble(Array(recording.signal[(recording.frameStart(segment: 0, frame: 1))...]))
         #expect(result.files.isEmpty)
         let line = try #require(result.assembler.incompleteSummary)
@@ -146,8 +111,8 @@ struct CableBadInputTests {
 
     @Test("a transfer that loses its end, then another: the first said incomplete when the second begins, the second whole")
     func senderDiedThenAnother() throws {
-        let first = try Recording(bytes: 24_000, seed: 9, transferID: 1)
-        let second = try Recording(bytes: 8_000, seed: 10, transferID: 2)
+        let first = try Self.recording(seed: 9, transferID: 1)
+        let second = try Self.recording(bytes: 8_000, seed: 10, transferID: 2)
         let result = try Self.assemble(Array(first.signal[..<first.spans[2].lowerBound]) + second.signal)
         #expect(result.files == [second.file], "\(result.files.map(\.count))")
         #expect(result.lines == ["cable: transfer 1 incomplete: 18000 of 24000 bytes in 2 segment(s), 6000 missing; "
@@ -156,8 +121,8 @@ struct CableBadInputTests {
 
     @Test("two transfers whose segments interleave back to back (no silence between, each short): the second's counted as foreign, the first whole")
     func interleaved() throws {
-        let one = try Recording(bytes: 18_000, seed: 11, transferID: 1)
-        let two = try Recording(bytes: 18_000, seed: 12, transferID: 2)
+        let one = try Self.recording(bytes: 18_000, seed: 11, transferID: 1)
+        let two = try Self.recording(bytes: 18_000, seed: 12, transferID: 2)
         // one's segment 0, two's segment 1, one's segment 1, the last two with no silence between.
         // The second sender 4.4 dB quieter: the earlier, quieter chirp must still be found first.
         let signal = Array(one.signal[..<one.spans[1].lowerBound]) + two.signal[two.spans[1]].map { $0 * 0.6 }
