@@ -132,3 +132,15 @@ struct CableBadInputTests {
         #expect(result.lines == ["foreign"])
     }
 }
+
+extension CableBadInputTests {
+    @Test("a chirp deep in noise is still a sync (the match share it must reach is far below a real chirp's), seeded noise",
+          arguments: [-5.0, 0, 10])
+    func syncInNoise(snrDB: Double) throws {
+        // At −8 dB the correlation's own threshold finds none, with or without the share (measured).
+        let signal = try CableModulator(sampleRateHz: Self.rate).render(message: CableRoundTripTests.randomBytes(2_000, seed: 31))
+        let padded = [Float](repeating: 0, count: 2_400) + signal + [Float](repeating: 0, count: 2_400)
+        let receptions = try CableDemodulator(sampleRateHz: Self.rate).receiveAll(CableNoiseTests.noisy(padded, snrDB: snrDB, seed: 32))
+        #expect(receptions.first.map { abs($0.startSample - 2_400) <= 2 } == true, "\(receptions.map(\.summary))")
+    }
+}

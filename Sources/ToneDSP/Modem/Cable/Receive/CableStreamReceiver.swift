@@ -160,8 +160,9 @@ public final class CableStreamReceiver {
     }
 
     /// The least share of a window's energy the chirp must explain to be taken for one: a
-    /// cable chirp alone explains all of it, about half at 0 dB SNR and 9 % at −10 dB; a
-    /// tone profile's chirp (another band, another sweep rate) 0.4–1 % (measured live).
+    /// cable chirp alone explains all of it, in white noise SNR/(1 + SNR) (a quarter at −5 dB;
+    /// below about −8 dB the correlation's own threshold finds none anyway); an ultrasonic
+    /// sender's chirps (another band, another sweep rate) 0.4–1 % (measured live).
     static let minimumMatchShare = 0.05
 
     /// Whether the samples at `offset` can be a chirp: they match it, or are not all in yet.
