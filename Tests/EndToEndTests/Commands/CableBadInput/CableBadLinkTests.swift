@@ -18,6 +18,26 @@ extension JackServerTests {
             return (path, bytes)
         }
 
+        /// A private jackd (48 kHz, 1024 frames/period), a file of seeded bytes to send and the path `receive -o` writes.
+        struct Transfer {
+            let server: PrivateJackServer
+            let input: (path: String, bytes: [UInt8])
+            let output = ModemCommandLineTests.temporaryPath("cable-bad.out")
+
+            init(bytes: Int, seed: UInt64) throws {
+                server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
+                input = CableBadLinkTests.inputFile(bytes, seed: seed)
+            }
+
+            /// What `receive -o` wrote; nil: nothing.
+            var written: [UInt8]? { FileManager.default.contents(atPath: output).map(Array.init) }
+
+            func cleanUp() {
+                for path in [input.path, output] { try? FileManager.default.removeItem(atPath: path) }
+                server.stop()
+            }
+        }
+
         static func receiver(_ server: PrivateJackServer, name: String, _ extra: [String]) throws -> LiveCommand {
             let receiver = try LiveCommand(["receive", "-s", server.name, "-n", name, "--profile", "cable"] + extra)
             try waitForPort("\(name):in", server: server.name)
@@ -30,11 +50,9 @@ extension JackServerTests {
 
         @Test("a sender killed (SIGKILL) after its first segment: receive -o says the incomplete transfer in one line, exits 1 about 10 s after the signal stops (not at --duration), writes nothing")
         func senderKilled() throws {
-            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
-            defer { server.stop() }
-            let input = Self.inputFile(300_000, seed: 51)
-            let output = ModemCommandLineTests.temporaryPath("killed.out")
-            defer { for path in [input.path, output] { try? FileManager.default.removeItem(atPath: path) } }
+            let transfer = try Transfer(bytes: 300_000, seed: 51)
+            defer { transfer.cleanUp() }
+            let (server, input, output) = (transfer.server, transfer.input, transfer.output)
             let receiver = try Self.receiver(server, name: "rx", ["-o", output, "--duration", "120"])
             defer { receiver.stop() }
             let sender = try Self.sender(server, name: "tx", to: "rx:in", ["--profile", "cable", "--file", input.path])
@@ -50,7 +68,7 @@ extension JackServerTests {
             // Idle bound 10 s, plus the cut segment's four silent frames and the period: far below --duration 120.
             #expect(waited < 20, "receive ended \(waited) s after the kill")
             #expect(waited >= 9, "receive ended \(waited) s after the kill: before the idle bound")
-            #expect(FileManager.default.contents(atPath: output) == nil, "a file was written")
+            #expect(transfer.written == nil, "a file was written")
             let incomplete = receiver.stderr.split(separator: "\n").filter { $0.contains("incomplete:") || $0.contains("no segment arrived intact") }
             #expect(incomplete.count == 1, "receive: \(receiver.stderr)")
             #expect(incomplete.first?.contains("of 300000 bytes") == true || incomplete.first?.contains("no segment") == true,
@@ -60,11 +78,9 @@ extension JackServerTests {
 
         @Test("a receiver started halfway through a transfer: it says the start it never heard in one line, writes nothing, exit 1")
         func startedLate() throws {
-            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
-            defer { server.stop() }
-            let input = Self.inputFile(300_000, seed: 52)
-            let output = ModemCommandLineTests.temporaryPath("late.out")
-            defer { for path in [input.path, output] { try? FileManager.default.removeItem(atPath: path) } }
+            let transfer = try Transfer(bytes: 300_000, seed: 52)
+            defer { transfer.cleanUp() }
+            let (server, input, output) = (transfer.server, transfer.input, transfer.output)
             // send needs someone connected: a tone-profile listener hears nothing of it.
             let sink = try LiveCommand(["receive", "-s", server.name, "-n", "sink", "--profile", "ultrasonic", "--duration", "60"])
             defer { sink.stop() }
@@ -77,7 +93,7 @@ extension JackServerTests {
             defer { receiver.stop() }
             let status = receiver.exitStatus(timeoutSeconds: 40)
             #expect(status?.status == 1, "receive: \(receiver.stderr)")
-            #expect(FileManager.default.contents(atPath: output) == nil, "a file was written")
+            #expect(transfer.written == nil, "a file was written")
             let lines = receiver.stderr.split(separator: "\n").filter { $0.contains("incomplete:") }
             #expect(lines.count == 1, "receive: \(receiver.stderr)")
             #expect(lines.first?.contains("were never heard: a receiver started late?") == true, "receive: \(receiver.stderr)")
@@ -111,20 +127,19 @@ extension JackServerTests {
 
         @Test("two senders at once into one input: never a wrong byte, what was lost said, exit status honest; one after the other: both files arrive (--count 2)")
         func twoSenders() throws {
-            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
-            defer { server.stop() }
-            let one = Self.inputFile(200_000, seed: 54)
+            let transfer = try Transfer(bytes: 200_000, seed: 54)
+            defer { transfer.cleanUp() }
+            let (server, one) = (transfer.server, transfer.input)
             let two = Self.inputFile(200_000, seed: 55)
-            let output = ModemCommandLineTests.temporaryPath("two.out")
-            defer { for path in [one.path, two.path, output] { try? FileManager.default.removeItem(atPath: path) } }
-            let receiver = try Self.receiver(server, name: "rx", ["-o", output, "--duration", "30"])
+            defer { try? FileManager.default.removeItem(atPath: two.path) }
+            let receiver = try Self.receiver(server, name: "rx", ["-o", transfer.output, "--duration", "30"])
             defer { receiver.stop() }
             let senders = try [one, two].enumerated().map { index, file in
                 try Self.sender(server, name: "tx\(index)", to: "rx:in", ["--profile", "cable", "--file", file.path])
             }
             defer { senders.forEach { $0.stop() } }
             let status = receiver.exitStatus(timeoutSeconds: 45)
-            let written = FileManager.default.contents(atPath: output).map(Array.init)
+            let written = transfer.written
             #expect(written == nil || written == one.bytes || written == two.bytes, "a file neither sender sent was written")
             #expect(status?.status == (written == nil ? 1 : 0), "receive: \(receiver.stderr)")
             if written == nil {
