@@ -57,14 +57,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         jack.apply(to: &settings)
         settings.muted = true
         settings.analyzesTones = false
-        settings.receivesMessages = true
-        switch profile {
-        case .tones(let tones)?: settings.messageProfiles = [tones]
-        case .cable?:
-            settings.messageProfiles = []
-            settings.receivesCable = true
-        case nil: break
-        }
+        settings.receiveMessages(only: profile)
         settings.ports = Self.ports
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
