@@ -71,6 +71,8 @@ struct ReceiveCommand: AsyncParsableCommand {
             idle?.cancel()
         }
         var delivered = 0
+        /// --count (or -o's one file) reached: what arrives while the node stops is not taken.
+        var done = false
         let printer = MessageOutput(json: json)
         var transfer = CableTransferOutput(json: json)
         var writeError: Error?
@@ -89,7 +91,10 @@ struct ReceiveCommand: AsyncParsableCommand {
                 Console.out(line)
             }
             delivered += 1
-            if let count = count ?? (output == nil ? nil : 1), delivered >= count { stop() }
+            if let count = count ?? (output == nil ? nil : 1), delivered >= count {
+                done = true
+                stop()
+            }
         }
         let outcome = try await supervisor.run { event in
             switch event {
@@ -108,6 +113,7 @@ struct ReceiveCommand: AsyncParsableCommand {
                     }
                 }
             case .message(.cable(let reception, let seconds), _, let offset):
+                guard !done else { break }
                 let delivery = transfer.take(reception, timeSeconds: seconds + offset)
                 idle?.cancel()
                 idle = nil
@@ -145,7 +151,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
         }
         if let writeError { throw writeError }
-        if profile == .cable, let line = transfer.endLine(delivered: delivered, signalled: SignalWatcher.isStopRequested) {
+        if profile == .cable, !done, let line = transfer.endLine(delivered: delivered, signalled: SignalWatcher.isStopRequested) {
             Console.err(line)
             throw ExitCode.failure
         }
