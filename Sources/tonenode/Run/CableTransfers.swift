@@ -12,6 +12,15 @@ final class CableTransfers: Sendable {
 
     init(json: Bool) { self.json = json }
 
+    /// One line per channel whose transfer is left incomplete (at the end of the run).
+    var incompleteLines: [String] {
+        byChannel.withLock { transfers in
+            transfers.keys.sorted().compactMap { channel in
+                transfers[channel]?.incompleteSummary.map { transfers.count > 1 ? "[in_\(channel + 1)] " + $0 : $0 }
+            }
+        }
+    }
+
     /// The line to print for what `reception` completed on `channel`, if anything.
     func take(_ reception: CableReception, channel: Int, timeSeconds: Double) -> String? {
         byChannel.withLock { transfers in

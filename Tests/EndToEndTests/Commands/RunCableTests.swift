@@ -66,6 +66,32 @@ extension JackServerTests {
             }
         }
 
+        @Test("run --receive-profile cable says at exit a transfer left incomplete (its sender killed after its first segment)")
+        func incompleteAtExit() throws {
+            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
+            defer { server.stop() }
+            let input = ModemCommandLineTests.temporaryPath("run-cable-cut.bin")
+            defer { try? FileManager.default.removeItem(atPath: input) }
+            #expect(FileManager.default.createFile(atPath: input, contents: Data(CableLinkTests.randomBytes(120_000, seed: 121))))
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "node", "--mute", "--receive-profile", "cable",
+                                        "--json", "--duration", "30"])
+            defer { node.stop() }
+            try waitForPort("node:in", server: server.name)
+            let sender = try LiveCommand(["send", "-s", server.name, "-n", "tx", "--connect-out", "node:in",
+                                          "--profile", "cable", "--file", input])
+            defer { sender.stop() }
+            // The first of its 2 segments is whole once the node says so; then the sender dies.
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline && !node.stderr.contains("segment(s)") { Thread.sleep(forTimeInterval: 0.05) }
+            sender.signal(SIGKILL)
+            Thread.sleep(forTimeInterval: 1)
+            node.signal(SIGINT)
+            #expect(node.exitStatus(timeoutSeconds: 10)?.status == 0)
+            #expect(!node.stdout.contains("\"profile\":\"cable\""), "nothing delivered: \(node.stdout.suffix(300))")
+            let said = node.stderr.split(separator: "\n").filter { $0.contains("incomplete: ") && $0.contains(" of 120000 bytes") }
+            #expect(said.count == 1, "\(node.stderr)")
+        }
+
         @Test("run --send-profile cable without --mute: one line, exit 64")
         func needsMute() throws {
             let run = try runCommand(["run", "--send", "hi", "--send-profile", "cable"], timeoutSeconds: 10)

@@ -154,6 +154,7 @@ struct RunCommand: AsyncParsableCommand {
             Console.err("\(Node.droppedMidiMessages) MIDI message(s) dropped: a period brought more than "
                         + "\(Node.midiMessagesPerPeriod)")
         }
+        cableTransfers.incompleteLines.forEach { Console.err($0) }
         if outcome == .serverGone { throw ExitCode.failure }
     }
 }
