@@ -64,7 +64,7 @@ struct CableTransferOutput {
         }
     }
 
-    private func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {
+    func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {
         let line: String
         if json {
             var object = JSONLine()

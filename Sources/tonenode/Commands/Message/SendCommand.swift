@@ -12,7 +12,13 @@ struct SendCommand: AsyncParsableCommand {
         discussion: """
             Plays the message (TEXT, --file, or - for stdin) once on `out` and exits \
             when its last sample has left. Never starts a server.
-            Exit status: 0 when every sample went out, 1 on a runtime error, 64 on a bad option.
+            With --profile cable, send also has an `in`: when a port is connected to it at the \
+            start (--connect-in, the receiver's `out`), send and `receive --profile cable` form \
+            a session (probe, plan, segments, resend of what was lost, SHA-256 of the whole file \
+            checked by both), and send exits 0 only when the receiver confirmed the whole file. \
+            With nothing connected to `in`, the file streams one way.
+            Exit status: 0 when every sample went out (a session: the receiver confirmed the file), \
+            1 on a runtime error or a session that timed out, 64 on a bad option.
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
@@ -25,13 +31,18 @@ struct SendCommand: AsyncParsableCommand {
     @Option(Parameters.Message.level, parsing: .unconditional)
     var level: Double
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "A cable session gives up when the receiver has not answered for this long (default 36).", valueName: "seconds"))
+    var timeout: Double?
+
     func validate() throws {
         try Transmission.validate(levelDBFS: level, Parameters.Message.level)
-        try NodeSettings.validate([.connectIn]) { jack.apply(to: &$0); $0.ports = Self.ports }
+        if let timeout, !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
+        try NodeSettings.validate([.connectIn]) { jack.apply(to: &$0); $0.ports = Self.ports(profile) }
     }
 
-    /// Only `out`: send listens to nothing and takes no MIDI.
-    static let ports: NodePorts = [.audioOut]
+    /// `out`; and `in` with the cable profile, the return path of a session. No MIDI.
+    static func ports(_ profile: MessageFileProfile) -> NodePorts { profile == .cable ? [.audioIn, .audioOut] : [.audioOut] }
 
     func run() async throws {
         // Read the message before touching JACK: bad input never opens a client.
@@ -40,7 +51,13 @@ struct SendCommand: AsyncParsableCommand {
         jack.apply(to: &settings)
         settings.muted = true
         settings.analyzesTones = false
-        settings.ports = Self.ports
+        settings.ports = Self.ports(profile)
+        if profile == .cable {
+            // The session's answers come back as cable transmissions on `in`.
+            settings.receivesMessages = true
+            settings.receivesCable = true
+            settings.messageProfiles = []
+        }
         let node = try Node(settings: settings)
         defer { node.stop() }
         jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) }
@@ -50,7 +67,9 @@ struct SendCommand: AsyncParsableCommand {
             throw ModemCommandError("nothing is connected to \(node.outputPortName), so no one would hear the message; "
                                     + "connect it with --connect-out PORT (nothing was sent)")
         }
-        guard case .tones(let tones) = profile else { return try await sendCable(message, on: node) }
+        guard case .tones(let tones) = profile else {
+            return hasReturnPath(node) ? try await sendCableSession(message, on: node) : try await sendCable(message, on: node)
+        }
         let rate = node.engine.sampleRateHz
         let samples = try Transmission.render(message, profile: tones, sampleRateHz: rate, levelDBFS: level)
         let serverGone = node.serverGoneReader
