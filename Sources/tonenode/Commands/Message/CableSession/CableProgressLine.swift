@@ -10,6 +10,7 @@ struct CableProgressLine {
     static let intervalSeconds = 3.0
     let rewritesInPlace: Bool
     private var lastLineSeconds = -Double.infinity
+    private var lastLine = ""
     private var showing = false
 
     init(rewritesInPlace: Bool = isatty(STDERR_FILENO) == 1) { self.rewritesInPlace = rewritesInPlace }
@@ -19,9 +20,10 @@ struct CableProgressLine {
         if rewritesInPlace {
             Console.errText("\r\u{1B}[2Ktonenode: " + text)
             showing = true
-        } else if nowSeconds - lastLineSeconds >= Self.intervalSeconds {
+        } else if nowSeconds - lastLineSeconds >= Self.intervalSeconds && text != lastLine {
             Console.err(text)
             lastLineSeconds = nowSeconds
+            lastLine = text
         }
     }
 

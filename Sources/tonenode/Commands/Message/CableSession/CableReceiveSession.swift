@@ -17,6 +17,8 @@ struct CableReceiveSession {
     private var receiver = CableSessionReceiver(digest: SHA256.digest)
     /// The transfer a probe or a poll opened.
     private var session: UInt32?
+    /// When the session opened (wall clock: what the transfer took, decoding included).
+    private var openedAt = Date()
     private var startSeconds: Double?
     private var snrSumDB = 0.0
     private var segments = 0
@@ -79,6 +81,7 @@ struct CableReceiveSession {
 
     private mutating func open(_ id: UInt32) {
         session = id
+        openedAt = Date()
         startSeconds = nil
         snrSumDB = 0
         segments = 0
@@ -87,7 +90,7 @@ struct CableReceiveSession {
 
     private mutating func delivery(_ file: [UInt8], timeSeconds: Double) -> CableTransferOutput.Delivery {
         deliveredFile = true
-        let seconds = timeSeconds - (startSeconds ?? timeSeconds)
+        let seconds = Date().timeIntervalSince(openedAt)
         let again = receiver.assembler.duplicateSegments
         let summary = String(format: "cable session: %d bytes in %.2f s, %.1f kbit/s net, %d segment(s), %d lost and resent, "
                              + "%d twice; SHA-256 %@ sent back", file.count, seconds,
