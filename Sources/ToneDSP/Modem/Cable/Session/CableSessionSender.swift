@@ -91,7 +91,6 @@ public struct CableSessionSender: Sendable {
             return [.usePlan(plan)] + segments.indices.map { .transmit(segment($0)) }
         case .waiting:
             guard answer.totalBytes == file.count else { return [] }
-            polls = 0
             deadline = nil
             let missing = answer.missing.reduce(0) { $0 + $1.count }
             confirmedBytes = file.count - missing
@@ -101,8 +100,12 @@ public struct CableSessionSender: Sendable {
                 return theirs == digest ? [.transmit(.finished(transferID: transferID)), .confirmed]
                     : [.failed("the receiver's SHA-256 of the file differs from the sender's; the transfer is not confirmed")]
             }
-            // An answer listing nothing missing but no digest: ask again.
-            guard missing > 0 else { return [.transmit(.poll(transferID: transferID, totalBytes: file.count))] }
+            // An answer listing nothing missing but no digest: ask again (counted as a poll: bounded).
+            guard missing > 0 else {
+                deadline = now
+                return tick(now: now)
+            }
+            polls = 0
             var actions: [Action] = []
             if missing >= missingBytes {
                 stalledRounds += 1
