@@ -56,6 +56,11 @@ struct CableReceiveSession {
             return Outcome(delivery: oneWay.take(reception, timeSeconds: timeSeconds))
         }
         var outcome = Outcome(inSession: true)
+        if case .segment? = message {
+            startSeconds = startSeconds ?? timeSeconds
+            snrSumDB += reception.meanSNRdB
+            segments += 1
+        }
         for action in receiver.heard(message, bandSNRdB: reception.bandSNRdB) {
             switch action {
             case .transmit(let answer): outcome.answers.append(answer)
@@ -64,17 +69,12 @@ struct CableReceiveSession {
                 outcome.delivery = delivery(file, timeSeconds: timeSeconds)
             }
         }
-        if case .segment? = message {
-            startSeconds = startSeconds ?? timeSeconds
-            snrSumDB += reception.meanSNRdB
-            segments += 1
-            if outcome.delivery == nil {
-                let received = receiver.assembler.receivedBytes
-                let total = receiver.assembler.totalBytes
-                progress.update(String(format: "cable session: received %d of %d bytes (%.0f %%), %d segment(s), %d lost",
-                                       received, total, 100 * Double(received) / Double(max(1, total)), segments,
-                                       receiver.lostTransmissions), nowSeconds: timeSeconds)
-            }
+        if case .segment? = message, outcome.delivery == nil {
+            let received = receiver.assembler.receivedBytes
+            let total = receiver.assembler.totalBytes
+            progress.update(String(format: "cable session: received %d of %d bytes (%.0f %%), %d segment(s), %d lost",
+                                   received, total, 100 * Double(received) / Double(max(1, total)), segments,
+                                   receiver.lostTransmissions), nowSeconds: timeSeconds)
         }
         return outcome
     }

@@ -49,8 +49,8 @@ extension SendCommand {
         var sentBytes = 0
         func showProgress() {
             let text = sender.phase == .probing ? "cable session: probing the path"
-                : String(format: "cable session: sent %d of %d bytes, the receiver has %d (%.0f %%), %d segment(s) resent, %.1f s",
-                         sentBytes, file.count, sender.confirmedBytes, 100 * Double(sender.confirmedBytes) / Double(file.count),
+                : String(format: "cable session: the receiver has %d of %d bytes (%.0f %%); %d bytes sent, %d segment(s) resent, %.1f s",
+                         sender.confirmedBytes, file.count, 100 * Double(sender.confirmedBytes) / Double(file.count), sentBytes,
                          sender.resentSegments, now())
             progress.update(text, nowSeconds: now())
         }
