@@ -20,6 +20,19 @@ extension JackServerTests {
             }
         }
 
+        /// Runs `body` with a private jackd (48 kHz, 1024 frames) and a transfer waiting there; cleans up after.
+        static func withTransfer(count: Int, seed: UInt64, name: String,
+                                 _ body: (PrivateJackServer, Transfer) throws -> Void) throws {
+            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
+            defer { server.stop() }
+            let transfer = try prepare(server, count: count, seed: seed, name: name)
+            defer {
+                transfer.receiver.stop()
+                for path in [transfer.input, transfer.output] { try? FileManager.default.removeItem(atPath: path) }
+            }
+            try body(server, transfer)
+        }
+
         /// A file of `count` random bytes and a receiver `rx` waiting for it with -o.
         static func prepare(_ server: PrivateJackServer, count: Int, seed: UInt64, name: String) throws -> Transfer {
             let input = ModemCommandLineTests.temporaryPath("\(name)-in.bin")
@@ -43,71 +56,62 @@ extension JackServerTests {
 
         @Test("a whole file through a session, byte for byte; both exit 0 and name the same SHA-256, sha256sum's")
         func wholeFile() throws {
-            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
-            defer { server.stop() }
-            let transfer = try Self.prepare(server, count: 1_048_576, seed: 33, name: "session")
-            defer { for path in [transfer.input, transfer.output] { try? FileManager.default.removeItem(atPath: path) } }
-            let started = Date()
-            let sent = try runCommand(Self.sendArguments(server, transfer), timeoutSeconds: 120)
-            let seconds = Date().timeIntervalSince(started)
-            #expect(sent.status == 0, "send: \(sent.stderr)")
-            let received = transfer.receiver.exitStatus(timeoutSeconds: 20)
-            #expect(received?.status == 0, "receive: \(transfer.receiver.stderr)")
-            #expect(FileManager.default.contents(atPath: transfer.output).map(Array.init) == transfer.bytes)
-            let expected = try transfer.digest()
-            #expect(Self.digest(in: sent.stderr) == expected, "\(sent.stderr)")
-            #expect(Self.digest(in: transfer.receiver.stderr) == expected, "\(transfer.receiver.stderr)")
-            let line = sent.stderr.split(separator: "\n").last.map(String.init) ?? ""
-            #expect(line.hasPrefix("tonenode: cable session: 1048576 bytes confirmed in "), "\(sent.stderr)")
-            report(String(format: "cable session, 48 kHz, 1024 frames/period: 1048576 bytes, send %.2f s from process start "
-                          + "to exit (%.1f kbit/s); ", seconds, 8 * 1_048_576 / seconds / 1000) + line)
+            try Self.withTransfer(count: 1_048_576, seed: 33, name: "session") { server, transfer in
+                let started = Date()
+                let sent = try runCommand(Self.sendArguments(server, transfer), timeoutSeconds: 120)
+                let seconds = Date().timeIntervalSince(started)
+                #expect(sent.status == 0, "send: \(sent.stderr)")
+                let received = transfer.receiver.exitStatus(timeoutSeconds: 20)
+                #expect(received?.status == 0, "receive: \(transfer.receiver.stderr)")
+                #expect(FileManager.default.contents(atPath: transfer.output).map(Array.init) == transfer.bytes)
+                let expected = try transfer.digest()
+                #expect(Self.digest(in: sent.stderr) == expected, "\(sent.stderr)")
+                #expect(Self.digest(in: transfer.receiver.stderr) == expected, "\(transfer.receiver.stderr)")
+                let line = sent.stderr.split(separator: "\n").last.map(String.init) ?? ""
+                #expect(line.hasPrefix("tonenode: cable session: 1048576 bytes confirmed in "), "\(sent.stderr)")
+                report(String(format: "cable session, 48 kHz, 1024 frames/period: 1048576 bytes, send %.2f s from process start "
+                              + "to exit (%.1f kbit/s); ", seconds, 8 * 1_048_576 / seconds / 1000) + line)
+            }
         }
 
         @Test("the forward path cut for 1 s in the middle: a resend, the file still exact")
         func dropout() throws {
-            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
-            defer { server.stop() }
-            let transfer = try Self.prepare(server, count: 600_000, seed: 34, name: "dropout")
-            defer { for path in [transfer.input, transfer.output] { try? FileManager.default.removeItem(atPath: path) } }
-            let sender = try LiveCommand(Self.sendArguments(server, transfer))
-            defer { sender.stop() }
-            // Once the first segment is in, cut the forward path for a second.
-            #expect(transfer.receiver.waitUntil(timeoutSeconds: 30) { $0.stderr.contains("cable session: received ") },
-                    "\(transfer.receiver.stderr)")
-            let environment = ["JACK_DEFAULT_SERVER": server.name]
-            #expect(try runCommand(["tx:out", "rx:in"], executable: "/usr/bin/jack_disconnect", environment: environment).status == 0)
-            Thread.sleep(forTimeInterval: 1)
-            #expect(try runCommand(["tx:out", "rx:in"], executable: "/usr/bin/jack_connect", environment: environment).status == 0)
-            let sent = sender.exitStatus(timeoutSeconds: 90)
-            #expect(sent?.status == 0, "send: \(sender.stderr)")
-            #expect(transfer.receiver.exitStatus(timeoutSeconds: 20)?.status == 0, "receive: \(transfer.receiver.stderr)")
-            #expect(FileManager.default.contents(atPath: transfer.output).map(Array.init) == transfer.bytes)
-            let resent = sender.stderr.firstMatch(of: /confirmed in .*, (\d+) segment\(s\) resent/).flatMap { Int($0.1) } ?? 0
-            #expect(resent >= 1, "\(sender.stderr)")
-            #expect(Self.digest(in: sender.stderr) == (try transfer.digest()))
+            try Self.withTransfer(count: 600_000, seed: 34, name: "dropout") { server, transfer in
+                let sender = try LiveCommand(Self.sendArguments(server, transfer))
+                defer { sender.stop() }
+                // Once the first segment is in, cut the forward path for a second.
+                #expect(transfer.receiver.waitUntil(timeoutSeconds: 30) { $0.stderr.contains("cable session: received ") },
+                        "\(transfer.receiver.stderr)")
+                let environment = ["JACK_DEFAULT_SERVER": server.name]
+                #expect(try runCommand(["tx:out", "rx:in"], executable: "/usr/bin/jack_disconnect", environment: environment).status == 0)
+                Thread.sleep(forTimeInterval: 1)
+                #expect(try runCommand(["tx:out", "rx:in"], executable: "/usr/bin/jack_connect", environment: environment).status == 0)
+                let sent = sender.exitStatus(timeoutSeconds: 90)
+                #expect(sent?.status == 0, "send: \(sender.stderr)")
+                #expect(transfer.receiver.exitStatus(timeoutSeconds: 20)?.status == 0, "receive: \(transfer.receiver.stderr)")
+                #expect(FileManager.default.contents(atPath: transfer.output).map(Array.init) == transfer.bytes)
+                let resent = sender.stderr.firstMatch(of: /confirmed in .*, (\d+) segment\(s\) resent/).flatMap { Int($0.1) } ?? 0
+                #expect(resent >= 1, "\(sender.stderr)")
+                #expect(Self.digest(in: sender.stderr) == (try transfer.digest()))
+            }
         }
 
         @Test("a return path on which no answer comes: one timeout line, exit 1, within the timeout")
         func noAnswer() throws {
-            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
-            defer { server.stop() }
-            let transfer = try Self.prepare(server, count: 10_000, seed: 35, name: "noanswer")
-            defer {
-                transfer.receiver.stop()
-                for path in [transfer.input, transfer.output] { try? FileManager.default.removeItem(atPath: path) }
+            try Self.withTransfer(count: 10_000, seed: 35, name: "noanswer") { server, transfer in
+                // `in` hears the dummy backend's silent capture: a path connected, on which nothing answers.
+                let started = Date()
+                let sent = try runCommand(["send", "-s", server.name, "-n", "tx", "--connect-out", "rx:in",
+                                           "--connect-in", "system:capture_1", "--profile", "cable", "--timeout", "8",
+                                           "--file", transfer.input], timeoutSeconds: 40)
+                let seconds = Date().timeIntervalSince(started)
+                #expect(sent.status == 1, "\(sent.stderr)")
+                #expect(seconds < 20)
+                let errors = sent.stderrLines.filter { $0.contains("error") }
+                #expect(errors == ["tonenode: error: no answer from the receiver within 8 s (2 tries); is a return path connected?"],
+                        "\(sent.stderr)")
+                #expect(FileManager.default.contents(atPath: transfer.output) == nil)
             }
-            // `in` hears the dummy backend's silent capture: a path connected, on which nothing answers.
-            let started = Date()
-            let sent = try runCommand(["send", "-s", server.name, "-n", "tx", "--connect-out", "rx:in",
-                                       "--connect-in", "system:capture_1", "--profile", "cable", "--timeout", "8",
-                                       "--file", transfer.input], timeoutSeconds: 40)
-            let seconds = Date().timeIntervalSince(started)
-            #expect(sent.status == 1, "\(sent.stderr)")
-            #expect(seconds < 20)
-            let errors = sent.stderrLines.filter { $0.contains("error") }
-            #expect(errors == ["tonenode: error: no answer from the receiver within 8 s (2 tries); is a return path connected?"],
-                    "\(sent.stderr)")
-            #expect(FileManager.default.contents(atPath: transfer.output) == nil)
         }
     }
 }
