@@ -113,5 +113,32 @@ extension JackServerTests {
                 #expect(FileManager.default.contents(atPath: transfer.output) == nil)
             }
         }
+
+        @Test("both ways at once on one pair of paths: send -o on each side, each file exact, all exit 0")
+        func bothWays() throws {
+            let server = try startServer(periodFrames: 1024, sampleRateHz: 48_000)
+            defer { server.stop() }
+            let paths = ["a", "b", "a2", "b2"].map { ModemCommandLineTests.temporaryPath("duplex-\($0).bin") }
+            defer { for path in paths { try? FileManager.default.removeItem(atPath: path) } }
+            let files = [CableLinkTests.randomBytes(300_000, seed: 36), CableLinkTests.randomBytes(250_000, seed: 37)]
+            for (path, bytes) in zip(paths, files) { #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes))) }
+            // The first waits for the peer to connect both ports; the second connects both ways.
+            let first = try LiveCommand(["send", "-s", server.name, "-n", "pa", "--profile", "cable", "--file", paths[0],
+                                         "-o", paths[3]])
+            defer { first.stop() }
+            try waitForPort("pa:in", server: server.name)
+            let second = try runCommand(["send", "-s", server.name, "-n", "pb", "--profile", "cable", "--file", paths[1],
+                                         "-o", paths[2], "--connect-out", "pa:in", "--connect-in", "pa:out"], timeoutSeconds: 90)
+            #expect(second.status == 0, "pb: \(second.stderr)")
+            #expect(first.exitStatus(timeoutSeconds: 40)?.status == 0, "pa: \(first.stderr)")
+            #expect(FileManager.default.contents(atPath: paths[2]).map(Array.init) == files[0])
+            #expect(FileManager.default.contents(atPath: paths[3]).map(Array.init) == files[1])
+            for stderr in [first.stderr, second.stderr] {
+                #expect(stderr.contains("confirmed in "), "\(stderr)")
+                #expect(stderr.contains("sent back; wrote "), "\(stderr)")
+            }
+            let lines = (first.stderr + second.stderr).split(separator: "\n").filter { $0.contains("confirmed in ") }
+            report("cable session both ways, 48 kHz, 1024 frames/period: " + lines.joined(separator: " | "))
+        }
     }
 }
