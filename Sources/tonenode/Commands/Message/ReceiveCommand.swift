@@ -30,7 +30,9 @@ struct ReceiveCommand: AsyncParsableCommand {
     var profile: MessageFileProfile?
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp(
-        "Write the first complete message's bytes to this file (nothing on stdout) and stop.", valueName: "path"))
+        "Write the first complete message's bytes to this file (nothing on stdout) and stop. With --profile cable, a transfer "
+            + "left incomplete then \(Int(CableTransferOutput.idleSeconds)) s without a cable transmission ends it (exit 1).",
+        valueName: "path"))
     var output: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
@@ -62,14 +64,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         jack.apply(to: &settings)
         settings.muted = true
         settings.analyzesTones = false
-        settings.receivesMessages = true
-        switch profile {
-        case .tones(let tones)?: settings.messageProfiles = [tones]
-        case .cable?:
-            settings.messageProfiles = []
-            settings.receivesCable = true
-        case nil: break
-        }
+        settings.receiveMessages(only: profile)
         settings.ports = Self.ports(profile)
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
@@ -79,8 +74,12 @@ struct ReceiveCommand: AsyncParsableCommand {
         let answers = CableAnswerQueue()
         var answering: Task<Void, Never>?
         var linger: Task<Void, Never>?
-        defer { for task in [timer, answering, linger] { task?.cancel() } }
+        /// With -o, ends the wait for a transfer left incomplete (a sender that died, a last segment lost).
+        var idle: Task<Void, Never>?
+        defer { for task in [timer, answering, linger, idle] { task?.cancel() } }
         var delivered = 0
+        /// --count (or -o's one file) reached: what arrives while the node stops is not taken.
+        var done = false
         let printer = MessageOutput(json: json)
         var transfer = CableReceiveSession(json: json)
         var writeError: Error?
@@ -105,7 +104,13 @@ struct ReceiveCommand: AsyncParsableCommand {
             delivered += 1
             sessionDelivered = sessionDelivered || inSession
             if let count = count ?? (output == nil ? nil : 1), delivered >= count {
-                if inSession { stopsAfterSession = true } else { stop() }
+                // A session's end is the sender's closing word (or the linger): what comes until then is answered.
+                if inSession {
+                    stopsAfterSession = true
+                } else {
+                    done = true
+                    stop()
+                }
             }
         }
         let outcome = try await supervisor.run { event in
@@ -130,8 +135,17 @@ struct ReceiveCommand: AsyncParsableCommand {
                     }
                 }
             case .message(.cable(let reception, let seconds), _, let offset):
+                guard !done else { break }
                 let outcome = transfer.take(reception, timeSeconds: seconds + offset)
                 outcome.answers.forEach(answers.send)
+                idle?.cancel()
+                idle = nil
+                if output != nil, transfer.isPending {
+                    idle = Task {
+                        try? await Task.sleep(for: .seconds(CableTransferOutput.idleSeconds))
+                        if !Task.isCancelled { stop() }
+                    }
+                }
                 if let delivery = outcome.delivery {
                     deliver(delivery.bytes, line: delivery.line, summary: delivery.summary, inSession: outcome.inSession)
                 }
@@ -171,6 +185,10 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
         }
         if let writeError { throw writeError }
+        if profile == .cable, !done, let line = transfer.endLine(delivered: delivered, signalled: SignalWatcher.isStopRequested) {
+            Console.err(line)
+            throw ExitCode.failure
+        }
         if outcome == .serverGone || delivered == 0 { throw ExitCode.failure }
         // A session's file counts once its digest went back to the sender.
         if sessionDelivered && answers.digestAnswersPlayed == 0 {

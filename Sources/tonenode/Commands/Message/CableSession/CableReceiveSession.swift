@@ -79,6 +79,17 @@ struct CableReceiveSession {
         return outcome
     }
 
+    /// A transfer under way, not whole yet: a session's, or a one-way stream's.
+    var isPending: Bool { session != nil ? !deliveredFile : oneWay.assembler.isPending }
+
+    /// The line `receive` ends with when it has one: a session or a transfer
+    /// left incomplete, or no cable transmission heard at all.
+    func endLine(delivered: Int, signalled: Bool) -> String? {
+        guard session != nil, !deliveredFile else { return oneWay.endLine(delivered: delivered, signalled: signalled) }
+        return "cable session: the sender fell silent with \(receiver.assembler.receivedBytes) of "
+            + "\(receiver.assembler.totalBytes) bytes in; nothing written"
+    }
+
     private mutating func open(_ id: UInt32) {
         session = id
         openedAt = Date()
