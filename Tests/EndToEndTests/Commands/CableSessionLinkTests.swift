@@ -96,6 +96,23 @@ extension JackServerTests {
             }
         }
 
+        @Test("a sender killed in the middle of a session: receive -o ends 10 s later, one line, exit 1, no file")
+        func senderKilled() throws {
+            try Self.withTransfer(count: 600_000, seed: 38, name: "killed") { server, transfer in
+                let sender = try LiveCommand(Self.sendArguments(server, transfer))
+                defer { sender.stop() }
+                #expect(transfer.receiver.waitUntil(timeoutSeconds: 30) { $0.stderr.contains("cable session: received ") },
+                        "\(transfer.receiver.stderr)")
+                sender.signal(SIGKILL)
+                let status = transfer.receiver.exitStatus(timeoutSeconds: 30)
+                #expect(status?.status == 1, "\(transfer.receiver.stderr)")
+                let lines = transfer.receiver.stderr.split(separator: "\n").filter { $0.contains("fell silent") }
+                #expect(lines.count == 1 && lines[0].hasPrefix("tonenode: cable session: the sender fell silent with "),
+                        "\(transfer.receiver.stderr)")
+                #expect(FileManager.default.contents(atPath: transfer.output) == nil)
+            }
+        }
+
         @Test("a return path on which no answer comes: one timeout line, exit 1, within the timeout")
         func noAnswer() throws {
             try Self.withTransfer(count: 10_000, seed: 35, name: "noanswer") { server, transfer in
