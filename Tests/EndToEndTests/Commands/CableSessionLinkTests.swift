@@ -50,6 +50,14 @@ extension JackServerTests {
              "--file", transfer.input]
         }
 
+        /// A sender started, once the receiver has the session's first segment.
+        static func sendUntilFirstSegment(_ server: PrivateJackServer, _ transfer: Transfer) throws -> LiveCommand {
+            let sender = try LiveCommand(sendArguments(server, transfer))
+            #expect(transfer.receiver.waitUntil(timeoutSeconds: 30) { $0.stderr.contains("cable session: received ") },
+                    "\(transfer.receiver.stderr)")
+            return sender
+        }
+
         static func digest(in stderr: String) -> String? {
             stderr.firstMatch(of: /SHA-256 ([0-9a-f]{64})/).map { String($0.1) }
         }
@@ -77,11 +85,9 @@ extension JackServerTests {
         @Test("the forward path cut for 1 s in the middle: a resend, the file still exact")
         func dropout() throws {
             try Self.withTransfer(count: 600_000, seed: 34, name: "dropout") { server, transfer in
-                let sender = try LiveCommand(Self.sendArguments(server, transfer))
+                let sender = try Self.sendUntilFirstSegment(server, transfer)
                 defer { sender.stop() }
                 // Once the first segment is in, cut the forward path for a second.
-                #expect(transfer.receiver.waitUntil(timeoutSeconds: 30) { $0.stderr.contains("cable session: received ") },
-                        "\(transfer.receiver.stderr)")
                 let environment = ["JACK_DEFAULT_SERVER": server.name]
                 #expect(try runCommand(["tx:out", "rx:in"], executable: "/usr/bin/jack_disconnect", environment: environment).status == 0)
                 Thread.sleep(forTimeInterval: 1)
@@ -99,10 +105,8 @@ extension JackServerTests {
         @Test("a sender killed in the middle of a session: receive -o ends 10 s later, one line, exit 1, no file")
         func senderKilled() throws {
             try Self.withTransfer(count: 600_000, seed: 38, name: "killed") { server, transfer in
-                let sender = try LiveCommand(Self.sendArguments(server, transfer))
+                let sender = try Self.sendUntilFirstSegment(server, transfer)
                 defer { sender.stop() }
-                #expect(transfer.receiver.waitUntil(timeoutSeconds: 30) { $0.stderr.contains("cable session: received ") },
-                        "\(transfer.receiver.stderr)")
                 sender.signal(SIGKILL)
                 let status = transfer.receiver.exitStatus(timeoutSeconds: 30)
                 #expect(status?.status == 1, "\(transfer.receiver.stderr)")
