@@ -99,7 +99,7 @@ struct CableTransferOutput {
         if progress { Console.err(line) }
     }
 
-    private func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {
+    func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {
         let line: String
         if json {
             var object = JSONLine()

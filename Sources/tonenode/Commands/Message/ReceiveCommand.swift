@@ -13,7 +13,11 @@ struct ReceiveCommand: AsyncParsableCommand {
         discussion: """
             Listens on `in` and prints each message as it arrives, as `decode` does \
             (--json: one object per line). Never starts a server; waits for one that goes away.
-            Exit status: 0 when a message was received, 1 when none or on an error, 64 on a bad option.
+            With --profile cable, receive also has an `out`, where it answers a sender's session \
+            (connect it to the sender's `in`: `send --connect-in RX:out`, or --connect-out); with -o \
+            it then stops once the sender confirmed the file, or 10 s after the sender fell silent.
+            Exit status: 0 when a message was received (a session: the whole file written and its \
+            SHA-256 sent back), 1 when none or on an error, 64 on a bad option.
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
@@ -46,11 +50,14 @@ struct ReceiveCommand: AsyncParsableCommand {
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if let output { try OutputFileProblem.requireWritable(path: output) }
-        try NodeSettings.validate([.connectOut]) { jack.apply(to: &$0); $0.ports = Self.ports }
+        try NodeSettings.validate([.connectOut]) { jack.apply(to: &$0); $0.ports = Self.ports(profile) }
     }
 
-    /// Only `in` (and `in_k`): receive plays nothing and takes no MIDI.
-    static let ports: NodePorts = [.audioIn]
+    /// `in` (and `in_k`); `out` with the cable profile, for a session's answers. No MIDI.
+    static func ports(_ profile: MessageFileProfile?) -> NodePorts { profile == .cable ? [.audioIn, .audioOut] : [.audioIn] }
+
+    /// Seconds a finished session waits for the sender's closing word (its polls meanwhile answered).
+    static let sessionLingerSeconds = 10.0
 
     func run() async throws {
         var settings = NodeSettings()
@@ -58,26 +65,30 @@ struct ReceiveCommand: AsyncParsableCommand {
         settings.muted = true
         settings.analyzesTones = false
         settings.receiveMessages(only: profile)
-        settings.ports = Self.ports
+        settings.ports = Self.ports(profile)
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
         SignalWatcher.endsOnSignal(stop)
         Console.onOutputFailure(stop)
         var timer: Task<Void, Never>?
+        let answers = CableAnswerQueue()
+        var answering: Task<Void, Never>?
+        var linger: Task<Void, Never>?
         /// With -o, ends the wait for a transfer left incomplete (a sender that died, a last segment lost).
         var idle: Task<Void, Never>?
-        defer {
-            timer?.cancel()
-            idle?.cancel()
-        }
+        defer { for task in [timer, answering, linger, idle] { task?.cancel() } }
         var delivered = 0
         /// --count (or -o's one file) reached: what arrives while the node stops is not taken.
         var done = false
         let printer = MessageOutput(json: json)
-        var transfer = CableTransferOutput(json: json)
+        var transfer = CableReceiveSession(json: json)
         var writeError: Error?
-        /// Prints the message, or writes its bytes to --output; stops after --count (or one, with --output).
-        func deliver(_ bytes: [UInt8], line: String, summary: String?) {
+        var sessionDelivered = false
+        /// A session's file is delivered: stop once the sender says it has the digest, or after the linger.
+        var stopsAfterSession = false
+        /// Prints the message, or writes its bytes to --output; stops after --count (or one, with --output)
+        /// (a session's: once the session is over).
+        func deliver(_ bytes: [UInt8], line: String, summary: String?, inSession: Bool = false) {
             if let output {
                 do {
                     try DecodeCommand.write(bytes, to: output)
@@ -91,9 +102,15 @@ struct ReceiveCommand: AsyncParsableCommand {
                 Console.out(line)
             }
             delivered += 1
+            sessionDelivered = sessionDelivered || inSession
             if let count = count ?? (output == nil ? nil : 1), delivered >= count {
-                done = true
-                stop()
+                // A session's end is the sender's closing word (or the linger): what comes until then is answered.
+                if inSession {
+                    stopsAfterSession = true
+                } else {
+                    done = true
+                    stop()
+                }
             }
         }
         let outcome = try await supervisor.run { event in
@@ -106,6 +123,11 @@ struct ReceiveCommand: AsyncParsableCommand {
                             + "\(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
                             + "listening on \(node.inputPortName) for \(profiles.joined(separator: ", "))")
                 if !reconnected { jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) } }
+                if profile == .cable {
+                    answering?.cancel()
+                    let engine = node.engine
+                    answering = Task { await answers.play(on: engine) }
+                }
                 if timer == nil, let duration {
                     timer = Task {
                         try? await Task.sleep(for: .seconds(duration))
@@ -114,17 +136,29 @@ struct ReceiveCommand: AsyncParsableCommand {
                 }
             case .message(.cable(let reception, let seconds), _, let offset):
                 guard !done else { break }
-                let delivery = transfer.take(reception, timeSeconds: seconds + offset)
+                let outcome = transfer.take(reception, timeSeconds: seconds + offset)
+                outcome.answers.forEach(answers.send)
                 idle?.cancel()
                 idle = nil
-                if output != nil, transfer.assembler.isPending {
+                if output != nil, transfer.isPending {
                     idle = Task {
                         try? await Task.sleep(for: .seconds(CableTransferOutput.idleSeconds))
                         if !Task.isCancelled { stop() }
                     }
                 }
-                guard let delivery else { break }
-                deliver(delivery.bytes, line: delivery.line, summary: delivery.summary)
+                if let delivery = outcome.delivery {
+                    deliver(delivery.bytes, line: delivery.line, summary: delivery.summary, inSession: outcome.inSession)
+                }
+                guard outcome.inSession, stopsAfterSession else { break }
+                linger?.cancel()
+                if outcome.closed {
+                    stop()
+                } else {
+                    linger = Task {
+                        try? await Task.sleep(for: .seconds(Self.sessionLingerSeconds))
+                        if !Task.isCancelled { stop() }
+                    }
+                }
             case .message(let message, _, let offset):
                 guard let bytes = message.deliveredBytes else {
                     printer.print(message, timeOffsetSeconds: offset)
@@ -156,6 +190,10 @@ struct ReceiveCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if outcome == .serverGone || delivered == 0 { throw ExitCode.failure }
+        // A session's file counts once its digest went back to the sender.
+        if sessionDelivered && answers.digestAnswersPlayed == 0 {
+            throw ModemCommandError("the file was written but its SHA-256 never went back to the sender")
+        }
     }
 }
 
