@@ -13,9 +13,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         discussion: """
             Listens on `in` and prints each message as it arrives, as `decode` does \
             (--json: one object per line). Never starts a server; waits for one that goes away.
-            With --profile cable, receive also has an `out`, where it answers a sender's session \
-            (connect it to the sender's `in`: `send --connect-in RX:out`, or --connect-out); with -o \
-            it then stops once the sender confirmed the file, or 10 s after the sender fell silent.
+            --profile cable answers a sender's session on `out` (connect it to the sender's `in`).
             Exit status: 0 when a message was received (a session: the whole file written and its \
             SHA-256 sent back), 1 when none or on an error, 64 on a bad option.
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).

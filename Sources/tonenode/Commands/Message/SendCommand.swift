@@ -13,16 +13,10 @@ struct SendCommand: AsyncParsableCommand {
         discussion: """
             Plays the message (TEXT, --file, or - for stdin) once on `out` and exits \
             when its last sample has left. Never starts a server.
-            With --profile cable, send also has an `in`: when a port is connected to it at the \
-            start (--connect-in, the receiver's `out`), send and `receive --profile cable` form \
-            a session (probe, plan, segments, resend of what was lost, SHA-256 of the whole file \
-            checked by both), and send exits 0 only when the receiver confirmed the whole file. \
-            With nothing connected to `in`, the file streams one way. With -o PATH the session \
-            runs both ways on the same pair of paths: send waits for the peer (another \
-            `send --profile cable -o`) to connect `in` and `out`, sends its file and writes the \
-            peer's to PATH, answers and segments taking turns on `out`.
+            --profile cable with a port on `in` (--connect-in RX:out): a session with \
+            `receive --profile cable` (resends, SHA-256 checked by both); -o: both ways at once.
             Exit status: 0 when every sample went out (a session: the receiver confirmed the file), \
-            1 on a runtime error or a session that timed out, 64 on a bad option.
+            1 on an error or a session that timed out, 64 on a bad option.
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
