@@ -121,7 +121,7 @@ extension JackServerTests {
                 usleep(100_000)
             }
             #expect(Set(names) == ["ToneNode", "ToneNode analyser input"],
-                    "\(names) after \(Date().timeIntervalSince(started)) s; receive said: \(receiver.stderr)")
+                    "\(names) after \(Date().timeIntervalSince(started)) s; receive said: \(receiver.stderr); \(pipeWire.lastMetadataDump)")
             #expect(!receiver.stderr.contains("metadata"), "\(receiver.stderr)")
             let send = try pipeWire.run(["send", "--name", "Tape Deck", "--connect-out", "Message Desk:in", "hello from pipewire"])
             #expect(send.status == 0, "\(send.stderr)")
