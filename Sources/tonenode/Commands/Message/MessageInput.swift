@@ -70,7 +70,7 @@ enum Transmission {
         case .tones(let tones):
             return try render(message, profile: tones, sampleRateHz: sampleRateHz, levelDBFS: levelDBFS)
         case .cable:
-            if let problem = CableGeometry.problem(sampleRateHz: sampleRateHz) { throw ModemCommandError(problem) }
+            // The modulator refuses a rate the cable cannot use, in CableGeometry's sentence.
             do {
                 return try CableModulator(sampleRateHz: sampleRateHz, peakLevel: Float(pow(10, levelDBFS / 20)))
                     .render(message: message)
