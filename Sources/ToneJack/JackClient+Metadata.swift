@@ -38,9 +38,16 @@ extension JackClient {
                                                        names: names) else { return false }
         metadataHelper = helper
         Thread.detachNewThread {
-            guard helper.awaitAnswer(deadline: deadline) == .late else { return }
-            Self.warnOnce("warning: JACK metadata is not answering (pretty names skipped); "
-                + "another client may hold its lock in /dev/shm/jack_db-\(getuid())")
+            switch helper.awaitAnswer(deadline: deadline) {
+            case .late:
+                Self.warnOnce("warning: JACK metadata is not answering (pretty names skipped); "
+                    + "another client may hold its lock in /dev/shm/jack_db-\(getuid())")
+            case .stored(let count, let asked) where count < asked:
+                Self.warnOnce("warning: JACK metadata took \(count) of \(asked) pretty names "
+                    + "(the server refused the others)")
+            case .stored, .failed:
+                break
+            }
         }
         return true
     }

@@ -22,12 +22,13 @@ import Synchronization
 /// Protocol (argv, then its stdin and stdout, pipes from and to the node):
 /// `subcommand SERVER CLIENT-NAME SUBJECT NAME [SUBJECT NAME…]`, SERVER empty
 /// for the default server, SUBJECT a decimal `jack_uuid_t`. It opens a client
-/// of its own named CLIENT-NAME (no ports, never activated; jack2's metadata
-/// calls need a client to notify through), sets each pretty name, closes the
-/// client (an idle helper client stalled jackd: 8 nodes with open helper
-/// clients all hit the grace period when stopped together), writes
-/// `set STORED ASKED` on stdout, then waits for the end of its stdin or one
-/// of those signals. Only when the node wrote its one "closing" byte first
+/// of its own named CLIENT-NAME (no ports; jack2's metadata calls need a
+/// client to notify through; activated only under PipeWire, for a round
+/// trip: `tn_metadata_round_trip`), sets each pretty name, closes the client
+/// (an idle helper client stalled jackd: 8 nodes with open helper clients
+/// all hit the grace period when stopped together), writes `set STORED
+/// ASKED` on stdout (fewer stored than asked: the node warns), then waits
+/// for the end of its stdin or one of those signals. Only when the node wrote its one "closing" byte first
 /// (its client is about to close in order) does it open its client again,
 /// remove exactly the keys it stored (one keyed delete each), close it and
 /// exit, all within `removalSeconds` (a watchdog ends it after that, only
@@ -58,7 +59,7 @@ public enum MetadataHelper {
     public static func main(arguments: [String]) -> Never {
         signal(SIGPIPE, SIG_IGN)    // the node gone: EPIPE on our one write, nothing more
         JackClient.silenceLibraryMessages()
-        // Its client is never activated: nothing to lock (a failure here only costs the lock's time).
+        // Under jack2 its client is never activated: nothing to lock (a failure here only costs the lock's time).
         _ = tn_forgo_large_memory_locks()
         guard arguments.count >= 2, arguments.count % 2 == 0 else { _exit(64) }
         let server = arguments[0].isEmpty ? nil : arguments[0]
@@ -73,6 +74,8 @@ public enum MetadataHelper {
             if nodeHasEnded(waitingMilliseconds: 0) { break }
             if tn_set_pretty_name(client, subject, name) == 0 { stored.append(subject) }
         }
+        // Under PipeWire the names are only queued until this round trip (see `tn_metadata_round_trip`).
+        _ = tn_metadata_round_trip(client)
         // Closed while idle: an open client that reads no notifications stalls jackd (see the type).
         jack_client_close(client)
         say("set \(stored.count) \(names.count)\n")
@@ -92,6 +95,7 @@ public enum MetadataHelper {
         for subject in stored {
             _ = callLock.withLock { _ in tn_remove_pretty_name(client, subject) }
         }
+        _ = callLock.withLock { _ in tn_metadata_round_trip(client) }
         jack_client_close(client)
         _exit(0)
     }
@@ -103,7 +107,7 @@ public enum MetadataHelper {
     /// The node wrote its "closing" byte (`MetadataHelperProcess.finish`) before its stdin ended.
     nonisolated(unsafe) private static var closingInOrder = false
 
-    /// Opens the helper's client (no ports, never activated).
+    /// Opens the helper's client (no ports; activated only under PipeWire, for a round trip).
     private static func open(name: String, server: String?) -> OpaquePointer? {
         var status = jack_status_t(rawValue: 0)
         let options = jack_options_t(rawValue: JackNoStartServer.rawValue)

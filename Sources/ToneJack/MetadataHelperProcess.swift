@@ -77,8 +77,8 @@ final class MetadataHelperProcess: Sendable {
 
     /// How the wait for the helper's answer went.
     enum Answer: Equatable {
-        /// Every name (`true`) or not every name was stored.
-        case stored(all: Bool)
+        /// How many of the names asked for were stored.
+        case stored(count: Int, of: Int)
         /// The helper ended without answering (no server, say).
         case failed
         /// No answer within the deadline: the store is not answering; the helper waits on.
@@ -106,8 +106,10 @@ final class MetadataHelperProcess: Sendable {
         guard let line = state.received.split(separator: "\n", omittingEmptySubsequences: false).first,
               state.received.contains("\n") else { return nil }
         let fields = line.split(separator: " ")
-        guard fields.count == 3, fields[0] == "set" else { return .failed }
-        return .stored(all: fields[1] == fields[2])
+        guard fields.count == 3, fields[0] == "set", let count = Int(fields[1]), let asked = Int(fields[2]) else {
+            return .failed
+        }
+        return .stored(count: count, of: asked)
     }
 
     /// Reads what the helper wrote, waiting at most `waitingMilliseconds`;

@@ -54,7 +54,7 @@ struct MetadataHelperProcessTests {
         helpers.forEach { $0.finish() }
         #expect(waiting == 0, "\(waiting) waiters overran their deadlines (blocked in read)")
         while waiting > 0 && returned.wait(timeout: .now() + 5) == .success { waiting -= 1 }
-        #expect(answers.withLock { $0 } == Array(repeating: .stored(all: true), count: count))
+        #expect(answers.withLock { $0 } == Array(repeating: .stored(count: 1, of: 1), count: count))
         #expect(exits.withLock { $0 } == Array(repeating: false, count: exitWaiters * count),
                 "the stand-ins keep running until their stdin ends")
         for helper in helpers {
