@@ -16,9 +16,9 @@ struct CableSessionRoundTests {
     static func sending(_ file: [UInt8], snr: [Double] = snr) -> (CableSessionSender, [CableSessionSender.Action]) {
         var sender = CableSessionSender(transferID: 5, file: file, digest: CableSessionTests.digest(file), carrierCount: carriers)
         _ = sender.start()
-        sender.transmitted(now: 0)
+        _ = sender.transmitted(now: 0)
         let actions = sender.heard(answer(sender, missing: [0..<file.count], snr: snr), now: 1)
-        sender.transmitted(now: 2)
+        _ = sender.transmitted(now: 2)
         return (sender, actions)
     }
 
@@ -58,6 +58,42 @@ struct CableSessionRoundTests {
         #expect(sender.resentSegments == 1)
     }
 
+    @Test("an answer heard while the round is still leaving is taken when it has left: the resend, with no wait and no poll")
+    func earlyAnswer() {
+        let file = CableSessionTests.file(400_000, seed: 7)
+        var sender = CableSessionSender(transferID: 5, file: file, digest: CableSessionTests.digest(file), carrierCount: Self.carriers)
+        _ = sender.start()
+        // The probe's answer before the probe has left: kept, taken at `transmitted`.
+        #expect(sender.heard(Self.answer(sender, missing: [0..<file.count]), now: 0.5).isEmpty)
+        let first = sender.transmitted(now: 1)
+        #expect(first.first == .usePlan(CablePlan(bandSNRdB: Self.snr.map { $0 - 3 })), "\(first.count) actions")
+        #expect(sender.phase == .sending)
+        let size = sender.segmentDataBytes
+        #expect(sender.heard(Self.answer(sender, missing: [size..<(2 * size)]), now: 1.5).isEmpty)
+        let resend = sender.transmitted(now: 2)
+        #expect(resend == [.transmit(.segment(CableSegment(transferID: 5, offset: size, totalBytes: file.count,
+                                                             data: file[size..<(2 * size)]))),
+                           .transmit(.poll(transferID: 5, totalBytes: file.count))])
+        // The answer that started this round, heard again (a poll's answer after a late one): dropped.
+        #expect(sender.heard(Self.answer(sender, missing: [size..<(2 * size)]), now: 2.5).isEmpty)
+        #expect(sender.transmitted(now: 3).isEmpty)
+        #expect(sender.phase == .waiting)
+        #expect(sender.tick(now: 3 + sender.answerTimeoutSeconds) == [.transmit(.poll(transferID: 5, totalBytes: file.count))])
+    }
+
+    @Test("the digest heard while the last round is still leaving confirms at once")
+    func earlyDigest() {
+        let file = CableSessionTests.file(400_000, seed: 8)
+        var (sender, _) = Self.sending(file)
+        let size = sender.segmentDataBytes
+        _ = sender.heard(Self.answer(sender, missing: [0..<size]), now: 3)
+        let whole = CableSessionMessage.acknowledgement(CableAcknowledgement(
+            transferID: 5, totalBytes: file.count, bandSNRdB: Self.snr, missing: [], digest: CableSessionTests.digest(file)))
+        #expect(sender.heard(whole, now: 3.5).isEmpty)
+        #expect(sender.transmitted(now: 4) == [.transmit(.finished(transferID: 5)), .confirmed])
+        #expect(sender.phase == .confirmed)
+    }
+
     @Test("rounds that gain nothing plan with more margin each time, then end in one line")
     func stalls() {
         let file = CableSessionTests.file(100_000, seed: 6)
@@ -69,7 +105,7 @@ struct CableSessionRoundTests {
                 if case .usePlan(let plan) = action { plans.append(plan) }
                 if case .failed(let line) = action { failure = line }
             }
-            sender.transmitted(now: Double(4 + 2 * round))
+            _ = sender.transmitted(now: Double(4 + 2 * round))
         }
         #expect(plans.count == sender.maximumStalledRounds)
         #expect(plans == [3.0, 9, 15, 21].map { margin in CablePlan(bandSNRdB: Self.snr.map { $0 - margin }) })

@@ -60,8 +60,8 @@ struct CableSessionTests {
                 }
             }
             if outcome.confirmed || outcome.failure != nil { break }
-            if !pending.isEmpty { sender.transmitted(now: now) }
-            pending = []
+            // Answers come only after the round has left here: nothing is heard early.
+            pending = pending.isEmpty ? [] : sender.transmitted(now: now)
             for answer in answers {
                 now += 0.2
                 if !lost(returnLoss) { pending += sender.heard(answer, now: now) }

@@ -55,6 +55,10 @@ public struct CableSessionSender: Sendable {
     private var stalledRounds = 0
     /// Bytes the last answer said were missing.
     private var missingBytes: Int
+    /// What the answer that started the round under way said was missing (nil in the first round).
+    private var roundMissing: [Range<Int>]?
+    /// An answer heard before `transmitted`: taken then.
+    private var earlyAnswer: CableAcknowledgement?
 
     public init(transferID: UInt32, file: [UInt8], digest: [UInt8], carrierCount: Int) {
         precondition(!file.isEmpty)
@@ -71,18 +75,30 @@ public struct CableSessionSender: Sendable {
         return [.transmit(.probe(transferID: transferID))]
     }
 
-    /// Everything handed out so far has left the port at `now` (seconds): the answer is awaited from here.
-    public mutating func transmitted(now: Double) {
+    /// Everything handed out so far has left the port at `now` (seconds): the
+    /// answer is awaited from here, or an answer already heard while sending is taken now.
+    public mutating func transmitted(now: Double) -> [Action] {
         if phase == .sending { phase = .waiting }
         if phase == .waiting || phase == .probing { deadline = now + answerTimeoutSeconds }
+        guard let early = earlyAnswer else { return [] }
+        earlyAnswer = nil
+        return heard(.acknowledgement(early), now: now)
     }
 
-    /// A session message heard on the return path at `now`.
+    /// A session message heard on the return path at `now`. An answer heard
+    /// before the transmissions handed out have all left (the path is quick,
+    /// or in two-way mode the port was still playing answers of our own) is
+    /// kept and taken at `transmitted`; one listing exactly what the round
+    /// under way resends is the answer that started it heard again (a poll's
+    /// answer after a late one), and is dropped.
     public mutating func heard(_ message: CableSessionMessage, now: Double) -> [Action] {
         guard case .acknowledgement(let answer) = message, answer.transferID == transferID else { return [] }
         switch phase {
         case .probing:
-            guard deadline != nil else { return [] }
+            guard deadline != nil else {
+                earlyAnswer = answer
+                return []
+            }
             choosePlan(answer.bandSNRdB)
             segments = CableSegment.ranges(totalBytes: file.count, dataBytes: segmentDataBytes)
             polls = 0
@@ -123,6 +139,7 @@ public struct CableSessionSender: Sendable {
             missingBytes = missing
             // The missing bytes cut afresh (the plan may have changed); the
             // ranges an answer holds are the first ones, the rest follow next round.
+            roundMissing = answer.missing
             segments = answer.missing.flatMap { CableSegment.ranges(covering: $0, dataBytes: segmentDataBytes) }
             resentSegments += segments.count
             phase = .sending
@@ -130,7 +147,10 @@ public struct CableSessionSender: Sendable {
             // A round that does not end with the file's last byte draws no answer of itself: ask for one.
             if segments.last?.upperBound != file.count { actions.append(.transmit(.poll(transferID: transferID, totalBytes: file.count))) }
             return actions
-        case .sending, .confirmed, .failed:
+        case .sending:
+            if answer.totalBytes == file.count, answer.digest != nil || answer.missing != roundMissing { earlyAnswer = answer }
+            return []
+        case .confirmed, .failed:
             return []
         }
     }

@@ -120,9 +120,9 @@ extension SendCommand {
                     return try data.render(message: burst[index].encoded)
                 }, shouldStop: { SignalWatcher.isStopRequested || serverGone() })
                 if !played { try Self.stopped(serverGone: serverGone(), progress: &progress) }
-                // What came while the burst played answers an earlier round (the machine drops it while sending).
+                // What came while the burst played: the sender keeps an answer to this round for `transmitted`.
                 try drain()
-                if own && pending.isEmpty && ended == nil { sender.transmitted(now: now()) }
+                if own && pending.isEmpty && ended == nil { pending = sender.transmitted(now: now()) }
             }
             if case .some(.some(let line)) = ended {
                 progress.clear()
