@@ -85,7 +85,8 @@ let package = Package(
         .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack", "ToneTestSupport"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
-        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore"]),
+        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
+                                                   "ToneTestSupport"]),
         // What the end-to-end tests share: the one process runner (LiveCommand,
         // runCommand), the one configurable JACK test peer (JackPeer and its
         // behaviours), private servers. Test code may import CJack; the

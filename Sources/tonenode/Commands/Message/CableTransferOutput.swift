@@ -6,7 +6,9 @@ import ToneDSP
 /// `CableTransferAssembler` (a progress line on stderr each, with
 /// `progress`), what could not be used is said in one line and counted, and
 /// the file comes out only whole. A plain transmission (not a segment:
-/// `encode --profile cable` played) is a message of its own.
+/// `encode --profile cable` played) is a message of its own; a session's
+/// control transmission (a probe, an answer… in a recording of a session)
+/// is none, counted and said.
 struct CableTransferOutput {
     let json: Bool
     /// Say each segment, loss and foreign segment on stderr as it comes (`receive`); `decode` says one line at the end.
@@ -16,6 +18,8 @@ struct CableTransferOutput {
     private var snrSumDB = 0.0
     /// Transmissions heard in all (any transfer, lost ones too).
     private(set) var heard = 0
+    /// A session's control transmissions heard (probe, poll, answer, closing word): not messages.
+    private(set) var controlTransmissions = 0
 
     init(json: Bool, progress: Bool = true) {
         self.json = json
@@ -48,6 +52,11 @@ struct CableTransferOutput {
     mutating func take(_ reception: CableReception, timeSeconds: Double) -> Delivery? {
         heard += 1
         let time = String(format: "%.3f s: ", timeSeconds)
+        if let control = CableSessionMessage.control(in: reception) {
+            controlTransmissions += 1
+            say(time + "a cable session's \(control.name), not a message: sessions are answered by receive --profile cable")
+            return nil
+        }
         switch assembler.take(reception) {
         case .lost:
             say(time + reception.summary + " (\(assembler.lostSegments) lost so far)")

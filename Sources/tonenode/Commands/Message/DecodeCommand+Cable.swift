@@ -4,7 +4,8 @@ import ToneDSP
 
 extension DecodeCommand {
     /// Decodes the file's cable transmissions: one message (`encode --profile
-    /// cable`), or a recording of `send`'s segments put back together. Returns
+    /// cable`), or a recording of `send`'s segments put back together (a
+    /// session's probe, answers and closing word passed over). Returns
     /// false when no sync chirp is found and no --profile asked for cable (the
     /// tone profiles are tried next); throws one line when a transmission is
     /// there but nothing whole: nothing is written then.
@@ -33,8 +34,12 @@ extension DecodeCommand {
         if transfer.assembler.transferID != nil, let line = transfer.incompleteSummary {
             throw ModemCommandError("\(file): " + line + Self.cutNote(receptions))
         }
+        if transfer.controlTransmissions == receptions.count {
+            throw ModemCommandError("\(file): \(receptions.count) cable transmission(s), all a session's control "
+                                    + "(probe, poll, answer, closing word): no message, no file bytes")
+        }
         // No segment known: the first transmission's own line (a chirp whose header could not be read only when no header was).
-        let first = receptions.first { $0.header != nil } ?? receptions[0]
+        let first = receptions.first { $0.header != nil && CableSessionMessage.control(in: $0) == nil } ?? receptions[0]
         let others = receptions.count > 1 ? " (the first of \(receptions.count) transmissions, none whole)" : ""
         throw ModemCommandError("\(file): " + first.summary + others)
     }

@@ -68,4 +68,15 @@ struct EncodeCommand: ParsableCommand {
 struct ModemCommandError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// `body`'s result; a cable modulator's refusal to set up
+    /// (`CableModulator.SetupError`: a rate or plan the cable cannot use) becomes
+    /// this error, its sentence unchanged.
+    static func cableSetup<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CableModulator.SetupError {
+            throw ModemCommandError(error.description)
+        }
+    }
 }

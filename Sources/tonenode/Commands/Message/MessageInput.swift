@@ -71,11 +71,8 @@ enum Transmission {
             return try render(message, profile: tones, sampleRateHz: sampleRateHz, levelDBFS: levelDBFS)
         case .cable:
             // The modulator refuses a rate the cable cannot use, in CableGeometry's sentence.
-            do {
-                return try CableModulator(sampleRateHz: sampleRateHz, peakLevel: Float(pow(10, levelDBFS / 20)))
-                    .render(message: message)
-            } catch let error as CableModulator.SetupError {
-                throw ModemCommandError(error.description)
+            return try ModemCommandError.cableSetup {
+                try CableModulator(sampleRateHz: sampleRateHz, peakLevel: Float(pow(10, levelDBFS / 20))).render(message: message)
             }
         }
     }

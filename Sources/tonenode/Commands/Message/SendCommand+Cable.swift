@@ -8,15 +8,9 @@ extension SendCommand {
     /// (`CableSegment`), each rendered while the one before plays.
     func sendCable(_ message: [UInt8], on node: Node) async throws {
         let rate = node.engine.sampleRateHz
-        let modulator: CableModulator
-        let payload: Int
-        let dataBytes: Int
-        do {
-            modulator = try CableModulator(sampleRateHz: rate, peakLevel: Float(pow(10, level / 20)))
-            payload = try modulator.payloadBytesPerFrame()
-            dataBytes = try modulator.segmentDataBytes()
-        } catch let error as CableModulator.SetupError {
-            throw ModemCommandError(error.description)
+        let (modulator, payload, dataBytes) = try ModemCommandError.cableSetup {
+            let modulator = try CableModulator(sampleRateHz: rate, peakLevel: Float(pow(10, level / 20)))
+            return (modulator, try modulator.payloadBytesPerFrame(), try modulator.segmentDataBytes())
         }
         let transferID = UInt32.random(in: 0...UInt32.max)
         let ranges = CableSegment.ranges(totalBytes: message.count, dataBytes: dataBytes)

@@ -36,6 +36,28 @@ public enum CableSessionMessage: Sendable, Equatable {
         }
     }
 
+    /// What it is, in a user's words.
+    public var name: String {
+        switch self {
+        case .probe: "probe"
+        case .segment: "segment"
+        case .poll: "poll"
+        case .acknowledgement: "answer"
+        case .finished: "closing word"
+        }
+    }
+
+    /// The session's control message (probe, poll, answer, closing word) that
+    /// `reception` carries, sent in `controlPlan`; nil for anything else (a
+    /// segment, a plain message: a plain message whose bytes happen to read
+    /// as one is sent in another plan by `encode`).
+    public static func control(in reception: CableReception) -> CableSessionMessage? {
+        guard reception.header?.plan == controlPlan, let bytes = reception.message,
+              let message = CableSessionMessage(decoding: bytes) else { return nil }
+        if case .segment = message { return nil }
+        return message
+    }
+
     /// nil: not a session message.
     public init?(decoding bytes: [UInt8]) {
         if bytes.count == 8, Array(bytes[0..<4]) == Self.probeMagic {

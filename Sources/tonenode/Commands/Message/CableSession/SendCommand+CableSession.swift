@@ -33,11 +33,8 @@ extension SendCommand {
     func sendCableSession(_ file: [UInt8], on node: Node) async throws {
         let rate = node.engine.sampleRateHz
         let peak = Float(pow(10, level / 20))
-        let control: CableModulator
-        do {
-            control = try CableModulator(sampleRateHz: rate, plan: CableSessionMessage.controlPlan, peakLevel: peak)
-        } catch let error as CableModulator.SetupError {
-            throw ModemCommandError(error.description)
+        let control = try ModemCommandError.cableSetup {
+            try CableModulator(sampleRateHz: rate, plan: CableSessionMessage.controlPlan, peakLevel: peak)
         }
         var data = control
         var sender = CableSessionSender(transferID: .random(in: 0...UInt32.max), file: file, digest: SHA256.digest(file),
@@ -89,11 +86,7 @@ extension SendCommand {
                 switch action {
                 case .transmit(let message): burst.append(message)
                 case .usePlan(let plan):
-                    do {
-                        data = try CableModulator(sampleRateHz: rate, plan: plan, peakLevel: peak)
-                    } catch let error as CableModulator.SetupError {
-                        throw ModemCommandError(error.description)
-                    }
+                    data = try ModemCommandError.cableSetup { try CableModulator(sampleRateHz: rate, plan: plan, peakLevel: peak) }
                 case .confirmed:
                     ended = .some(nil)
                     confirmedAt = now()
