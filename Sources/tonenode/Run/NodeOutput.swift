@@ -104,9 +104,10 @@ struct NodeOutput {
         }
         let done = String(format: "sent %d bytes, profile %@, %.3f s", message.bytes.count, message.profile.rawValue,
                           Double(samples.count) / engine.sampleRateHz)
-        Task.detached {
-            let complete = await engine.play(samples)
-            Console.err(complete ? done : "error: --send: the message did not go out completely")
+        Task.detached { [liveView] in
+            let line = await engine.play(samples) ? done : "error: --send: the message did not go out completely"
+            guard let liveView else { return Console.err(line) }
+            liveView.printAbove { Console.err(line) }
         }
     }
 

@@ -13,6 +13,8 @@ struct CableTransferOutput {
     let json: Bool
     /// Say each segment, loss and foreign segment on stderr as it comes (`receive`); `decode` says one line at the end.
     let progress: Bool
+    /// Where those lines go (`run` with a live view: above it).
+    let diagnostics: @Sendable (String) -> Void
     private(set) var assembler = CableTransferAssembler()
     private var startSeconds: Double?
     private var snrSumDB = 0.0
@@ -21,9 +23,10 @@ struct CableTransferOutput {
     /// A session's control transmissions heard (probe, poll, answer, closing word): not messages.
     private(set) var controlTransmissions = 0
 
-    init(json: Bool, progress: Bool = true) {
+    init(json: Bool, progress: Bool = true, diagnostics: @escaping @Sendable (String) -> Void = { Console.err($0) }) {
         self.json = json
         self.progress = progress
+        self.diagnostics = diagnostics
     }
 
     /// A whole file or a plain message, to print or write.
@@ -105,7 +108,7 @@ struct CableTransferOutput {
     }
 
     private func say(_ line: String) {
-        if progress { Console.err(line) }
+        if progress { diagnostics(line) }
     }
 
     func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {

@@ -102,7 +102,10 @@ struct RunCommand: AsyncParsableCommand {
             osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
             Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
         }
-        let cableTransfers = CableTransfers(json: analysis.json)
+        let cableTransfers = CableTransfers(json: analysis.json) { line in
+            guard let liveView else { return Console.err(line) }
+            liveView.printAbove { Console.err(line) }
+        }
         var output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
                                 channels: settings.channels, stop: supervisor.stopRequester,
                                 liveView: liveView,
