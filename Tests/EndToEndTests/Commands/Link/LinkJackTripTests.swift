@@ -28,11 +28,12 @@ final class JackTripLoop {
     let receiveOnA: [String]
     private var processes: [LiveCommand] = []
 
-    init(mode: Mode, periodFrames: Int) throws {
+    /// - Parameter bits: JackTrip's sample resolution on the wire (`-b`): 16 or 24.
+    init(mode: Mode, periodFrames: Int, bits: Int = 24) throws {
         a = try startServer(periodFrames: periodFrames, realtime: true)
         b = try startServer(periodFrames: periodFrames, realtime: true)
         let base = UInt16(30000 + Int(getpid()) % 10000 + Int.random(in: 0..<100) * 16)
-        let common = ["-n", "2", "-b", "24", "-D"]
+        let common = ["-n", "2", "-b", String(bits), "-D"]
         let farName = mode == .hub ? "far" : "jtA"
         sendOnA = (1...2).map { "\(farName):send_\($0)" }
         receiveOnA = (1...2).map { "\(farName):receive_\($0)" }
