@@ -10,7 +10,7 @@ extension CableStreamReceiver {
         /// Stream sample where its chirp starts.
         let start: Int
         var nextSymbol = 0
-        var firstTraining: [Complex] = []
+        var timing = CableTiming()
         var channel: [Complex] = []
         var bandNoise: [Double] = []
         var bandSNRdB: [Double] = []
@@ -33,38 +33,37 @@ extension CableStreamReceiver {
     static let silentFramesToEnd = 4
 
     func begin(atStreamSample start: Int) {
-        reading = Transmission(start: start)
+        var transmission = Transmission(start: start)
+        transmission.timing.reference = geometry.symbolStart(0) + geometry.prefixSamples / 2
+        reading = transmission
     }
 
-    /// Reads the next symbol when its samples are in. Returns whether it made progress.
+    /// Reads the next symbol when its samples are in (the two training symbols together). Returns whether it made progress.
     func advance(final: Bool) -> Bool {
         guard var transmission = reading else { return false }
-        let first = transmission.start + geometry.symbolStart(transmission.nextSymbol) + geometry.prefixSamples / 2
-        let range = first..<(first + geometry.fftSize)
-        guard range.upperBound <= streamSamples else {
+        let symbol = transmission.nextSymbol
+        let range = readRange(transmission, symbol: symbol)
+        // Training: both symbols in, and room to read them again at any plausible rate.
+        let needed = symbol == 0 ? readRange(transmission, symbol: 1).upperBound + Self.trainingMargin : range.upperBound
+        guard needed <= streamSamples else {
             if final { end(&transmission, cutOff: true) }
             return final
         }
-        for index in 0..<geometry.fftSize { symbolFFT.real[index] = Double(buffer[first - bufferStart + index]) }
-        symbolFFT.forward()
-        let spectrum = (0..<geometry.carrierCount).map {
-            Complex(symbolFFT.bins[2 * (geometry.firstBin + $0)], symbolFFT.bins[2 * (geometry.firstBin + $0) + 1])
-        }
-        let symbol = transmission.nextSymbol
-        transmission.nextSymbol += 1
         switch symbol {
         case 0:
-            transmission.firstTraining = spectrum
-        case 1:
-            train(&transmission, second: spectrum)
+            train(&transmission)
+            transmission.nextSymbol = 2
         case 2:
-            guard readHeader(&transmission, spectrum) else {
+            transmission.nextSymbol += 1
+            guard readHeader(&transmission, spectrum(transmission, symbol: symbol)) else {
                 reading = nil
                 finished.append(reception(transmission))
                 discard(before: transmission.start + geometry.chirpSamples)
                 return true
             }
         default:
+            let spectrum = spectrum(transmission, symbol: symbol)
+            transmission.nextSymbol += 1
             transmission.frameSymbols.append(spectrum)
             transmission.frameTouchesGap = transmission.frameTouchesGap || touchesGap(range)
             let power = spectrum.reduce(0) { $0 + $1.magnitudeSquared } / Double(max(1, spectrum.count))
@@ -80,38 +79,13 @@ extension CableStreamReceiver {
             }
         }
         reading = transmission
-        discard(before: transmission.start + geometry.symbolStart(transmission.nextSymbol))
+        discard(before: readRange(transmission, symbol: transmission.nextSymbol).lowerBound - geometry.prefixSamples)
         return true
-    }
-
-    /// Channel per carrier from the two training symbols, and the noise after equalizing it, per band.
-    private func train(_ transmission: inout Transmission, second: [Complex]) {
-        let carriers = geometry.carrierCount
-        let first = transmission.firstTraining
-        var channel = [Complex](repeating: Complex(1, 0), count: carriers)
-        var bandNoise = [Double](repeating: 0, count: CablePlan.bandCount)
-        var bandCarriers = [Int](repeating: 0, count: CablePlan.bandCount)
-        var power = 0.0
-        for carrier in 0..<carriers {
-            let sum = first[carrier] + second[carrier]
-            channel[carrier] = Complex(sum.re / 2, sum.im / 2) / geometry.trainingValue(carrier)
-            let difference = Complex(first[carrier].re - second[carrier].re, first[carrier].im - second[carrier].im)
-            // Each training copy has noise variance |difference|² / 2; the average half that.
-            let band = CablePlan.band(ofCarrier: carrier, carrierCount: carriers)
-            bandNoise[band] += difference.magnitudeSquared / 2 / max(channel[carrier].magnitudeSquared, 1e-30)
-            bandCarriers[band] += 1
-            power += (first[carrier].magnitudeSquared + second[carrier].magnitudeSquared) / 2
-        }
-        for band in 0..<CablePlan.bandCount { bandNoise[band] = max(bandNoise[band] / Double(max(1, bandCarriers[band])), 1e-16) }
-        transmission.channel = CableDemodulator.smoothed(channel)
-        transmission.bandNoise = bandNoise
-        transmission.bandSNRdB = bandNoise.map { -10 * log10($0) }
-        transmission.trainingPower = power / Double(max(1, carriers))
     }
 
     /// The noise variance after equalizing `carrier`: its band's, and the
     /// smoothed channel estimate's own (half of it: two training copies).
-    private func noise(_ transmission: Transmission, carrier: Int) -> Double {
+    func noise(_ transmission: Transmission, carrier: Int) -> Double {
         transmission.bandNoise[CablePlan.band(ofCarrier: carrier, carrierCount: geometry.carrierCount)]
             * (1 + CableDemodulator.smoothedEstimateShare / 2)
     }
@@ -157,6 +131,7 @@ extension CableStreamReceiver {
             transmission.damaged += 1
             return
         }
+        track(&transmission, received: symbols, sent: coder.symbols(bytes), variances: variances, frame: frame)
         if transmission.damaged + transmission.truncated == 0 { transmission.message += parsed.payload }
         transmission.intactFrames += 1
     }
@@ -168,7 +143,7 @@ extension CableStreamReceiver {
         }
         reading = nil
         finished.append(reception(transmission))
-        discard(before: transmission.start + geometry.symbolStart(transmission.nextSymbol))
+        discard(before: readRange(transmission, symbol: transmission.nextSymbol).lowerBound)
     }
 
     private func reception(_ transmission: Transmission) -> CableReception {
