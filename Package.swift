@@ -40,6 +40,10 @@ let package = Package(
         .systemLibrary(
             name: "CSndfile", pkgConfig: "sndfile",
             providers: [.apt(["libsndfile1-dev"])]),
+        // SHA-256 of a cable session's file (`tonenode`'s `SHA256`); not swift-crypto, whose BoringSSL build is long.
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // The signal processing and the tests' signal models are optimized in
         // debug builds too: the unit suites (mostly these loops) and the debug
@@ -69,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC",
+                "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -120,6 +120,27 @@ struct LineWriterTests {
         #expect(file.text == Self.line(1) + "\n")
     }
 
+    @Test("lines beyond the capacity drop the oldest, never the newest: a line longer than the capacity alone goes out whole")
+    func longLineKept() throws {
+        let file = try TempFile()
+        let writer = LineWriter(descriptor: file.descriptor, capacityBytes: 1000, holdSeconds: 60)
+        writer.append(Self.line(1))
+        writer.append(Self.line(2))
+        // A file received whole (`run --receive-profile cable`) as one line: five times the capacity.
+        let long = Self.line(3, bytes: 5000)
+        writer.append(long)
+        #expect(writer.droppedLines == 2)
+        writer.append(Self.line(4))
+        #expect(writer.droppedLines == 3)
+        writer.append(Self.line(5))
+        #expect(writer.droppedLines == 3)
+        #expect(writer.flush(now: true))
+        #expect(file.text == Self.line(4) + "\n" + Self.line(5) + "\n")
+        writer.append(long)
+        #expect(writer.flush(now: true))
+        #expect(file.text == Self.line(4) + "\n" + Self.line(5) + "\n" + long + "\n")
+    }
+
     @Test("a pipe: every flush writes at once, whatever the block and the deadline")
     func pipeWritesEachLine() throws {
         var ends: [Int32] = [0, 0]

@@ -134,7 +134,7 @@ extension Parameters {
     public static let all: [any ParameterDeclaration] = [
         frequency, level, mute, fftSize, hop, band, snrMin, tones, mode, pitchRange, sampleRate,
         channels, a4, bendRange, connectIn, connectOut, connectMidi, loopback, duration, oscPort,
-        message, sendProfile, sendLevel, receive, receiveProfiles,
+        message, sendProfile, sendLevel, receive, receiveProfiles, runReceiveProfile,
         Measure.level, Measure.frequency, Measure.sweepStart, Measure.sweepEnd, Measure.sweepSeconds, Measure.maxLatency,
         Measure.midiNotes, Measure.channels, Measure.connectMidi, Measure.what, Measure.loopback,
         Audit.sweepSeconds,

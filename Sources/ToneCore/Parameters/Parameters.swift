@@ -130,8 +130,9 @@ public enum Parameters {
         help: "Send this message once on `out` right after start, added to the tone (add --mute to send it alone).",
         flag: "--send", valueName: "text")
 
-    public static let sendProfile = Parameter<ModemProfile>(
-        "message profile", default: .ultrasonic, help: "Band and speed of --send.", flag: "--send-profile")
+    public static let sendProfile = Parameter<MessageFileProfile>(
+        "message profile", default: .tones(.ultrasonic),
+        help: "Band and speed of --send; cable: OFDM for cables, the text as one cable transmission (needs --mute).", flag: "--send-profile")
 
     public static let sendLevel = Parameter<Double>(
         "message level", unit: "dBFS", default: Message.level.defaultValue, range: Message.level.range,
@@ -144,4 +145,10 @@ public enum Parameters {
 
     public static let receiveProfiles = Parameter<[ModemProfile]?>(
         "message profiles", default: nil, help: "Listen only for this profile.", flag: "--profile")
+
+    public static let runReceiveProfile = Parameter<MessageFileProfile?>(
+        "received profile", default: nil,
+        help: "With --receive, listen only for this profile (cable: OFDM segments, a file whole); implies --receive. "
+            + "Default: every tone profile the sample rate carries.",
+        flag: "--receive-profile")
 }

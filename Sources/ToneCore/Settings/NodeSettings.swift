@@ -50,6 +50,19 @@ public struct NodeSettings: Equatable, Sendable {
     public var messageProfiles = Parameters.receiveProfiles.defaultValue
     /// Decode cable transmissions on `in` too (`receive --profile cable`).
     public var receivesCable = false
+
+    /// Decode messages, of `profile` alone when given (`receive --profile`,
+    /// `run --receive-profile`); nil keeps every tone profile the rate carries.
+    public mutating func receiveMessages(only profile: MessageFileProfile?) {
+        receivesMessages = true
+        switch profile {
+        case .tones(let tones)?: messageProfiles = [tones]
+        case .cable?:
+            messageProfiles = []
+            receivesCable = true
+        case nil: break
+        }
+    }
     /// Set JACK metadata pretty names (`--no-metadata`: off). Per launch: it
     /// is about the user's JACK setup (a wedged metadata store), not the node.
     public var usesMetadata = true

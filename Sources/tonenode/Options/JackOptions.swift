@@ -4,12 +4,10 @@ import ToneDSP
 
 /// Which JACK server and client name, and what to connect: every option a
 /// command with both `in` and `out` takes (run, measure, link, audit). `send`
-/// and `receive` list the same groups minus the side they have no port for
-/// (`JackSendOptions`, `JackReceiveOptions`), so their `--help`, manual page
-/// and completions show only options that apply. They still parse that side,
-/// privately: `NodeSettings.validate`, the one home of the rule, refuses it in
-/// words ("--connect-in does not apply: this command has no `in` port") where
-/// the parser would only say "Unknown option".
+/// and `receive` list the same groups (`JackSendOptions`, `JackReceiveOptions`):
+/// the side they have a port for only with `--profile cable` is refused
+/// otherwise by `NodeSettings.validate`, the one home of the rule, in words
+/// ("--connect-in does not apply: this command has no `in` port").
 struct JackOptions: ParsableArguments, JackPlacement {
     @OptionGroup var client: JackClientOptions
     @OptionGroup var input: JackInputOptions
@@ -20,28 +18,30 @@ struct JackOptions: ParsableArguments, JackPlacement {
     var connectOut: [String] { output.connectOut }
 }
 
-/// `send`: it has an `out` and no `in`, so no `--connect-in` (parsed, unlisted,
-/// refused by `NodeSettings.validate`).
+/// `send`: it has an `out`, and an `in` only with `--profile cable` (the
+/// return path of a session), so `--connect-in` is listed and refused by
+/// `NodeSettings.validate` with any other profile.
 struct JackSendOptions: ParsableArguments, JackPlacement {
     @OptionGroup var client: JackClientOptions
     @OptionGroup var output: JackOutputOptions
+    @OptionGroup var input: JackInputOptions
     @OptionGroup var metadata: JackMetadataOption
-    @OptionGroup(visibility: .private) var refusedInput: JackInputOptions
 
-    var connectIn: [String] { refusedInput.connectIn }
+    var connectIn: [String] { input.connectIn }
     var connectOut: [String] { output.connectOut }
 }
 
-/// `receive`: it has an `in` and no `out`, so no `--connect-out` (parsed,
-/// unlisted, refused by `NodeSettings.validate`).
+/// `receive`: it has an `in`, and an `out` only with `--profile cable` (where
+/// it answers a session), so `--connect-out` is listed and refused by
+/// `NodeSettings.validate` with any other profile.
 struct JackReceiveOptions: ParsableArguments, JackPlacement {
     @OptionGroup var client: JackClientOptions
     @OptionGroup var input: JackInputOptions
+    @OptionGroup var output: JackOutputOptions
     @OptionGroup var metadata: JackMetadataOption
-    @OptionGroup(visibility: .private) var refusedOutput: JackOutputOptions
 
     var connectIn: [String] { input.connectIn }
-    var connectOut: [String] { refusedOutput.connectOut }
+    var connectOut: [String] { output.connectOut }
 }
 
 /// The client every command opens: its name and the server.

@@ -11,7 +11,7 @@ struct MessageRunOptions: ParsableArguments {
     var send: String?
 
     @Option(Parameters.sendProfile)
-    var sendProfile: ModemProfile
+    var sendProfile: MessageFileProfile
 
     @Option(Parameters.sendLevel, parsing: .unconditional)
     var sendLevel: Double
@@ -19,8 +19,16 @@ struct MessageRunOptions: ParsableArguments {
     @Flag(Parameters.receive)
     var receive: Bool
 
+    @Option(name: Parameters.runReceiveProfile.optionName, help: Parameters.runReceiveProfile.argumentHelp)
+    var receiveProfile: MessageFileProfile?
+
+    /// Whether the node decodes messages on `in` (`--receive`, or a `--receive-profile`).
+    var receives: Bool { receive || receiveProfile != nil }
+
     func validate() throws {
-        if let send, let problem = NodeSettings.messageProblem(byteCount: send.utf8.count) {
+        // A cable transmission has no length cap; the tone profiles' frame does.
+        if let send, let problem = NodeSettings.messageProblem(byteCount: send.utf8.count),
+           sendProfile != .cable || send.isEmpty {
             throw ValidationError(problem.description)
         }
         try Transmission.validate(levelDBFS: sendLevel, Parameters.sendLevel)

@@ -100,9 +100,10 @@ final class LineWriter: Sendable {
     func append(_ text: String) {
         state.withLock { state in
             guard Console.outputFailureStatus == nil else { return }
+            let newest = state.pending.count
             state.pending.append(contentsOf: text.utf8)
             state.pending.append(Self.newline)
-            if state.pending.count - state.head > capacityBytes { dropOldest(&state) }
+            if state.pending.count - state.head > capacityBytes { dropOldest(&state, keepingFrom: newest) }
         }
     }
 
@@ -199,8 +200,10 @@ final class LineWriter: Sendable {
     }
 
     /// Drops the oldest whole lines not yet begun, down to 7/8 of the
-    /// capacity (so a stuck reader costs one move per few reports, not one each).
-    private func dropOldest(_ state: inout State) {
+    /// capacity (so a stuck reader costs one move per few reports, not one
+    /// each), never the newest (from `newest` on): a line longer than the
+    /// capacity alone (a file received whole, `--receive-profile cable`) still goes out.
+    private func dropOldest(_ state: inout State, keepingFrom newest: Int) {
         var start = state.head
         // The rest of a line partly written stays: the reader has its start.
         if start > 0 && state.pending[start - 1] != Self.newline,
@@ -211,7 +214,7 @@ final class LineWriter: Sendable {
         var end = start
         var lines = 0
         while state.pending.count - state.head - (end - start) > target,
-              let newline = state.pending[end...].firstIndex(of: Self.newline) {
+              let newline = state.pending[end...].firstIndex(of: Self.newline), newline < newest {
             end = newline + 1
             lines += 1
         }

@@ -3,6 +3,6 @@ import ToneDSP
 /// A message `run --send` plays once.
 struct MessageToSend: Sendable {
     let bytes: [UInt8]
-    let profile: ModemProfile
+    let profile: MessageFileProfile
     let levelDBFS: Double
 }

@@ -15,6 +15,8 @@ struct NodeOutput {
     let liveView: LiveViewRenderer?
     /// `--send`: played once after the first start.
     var send: MessageToSend?
+    /// `--receive-profile cable`: segments assembled into files.
+    let cableTransfers: CableTransfers
     /// Lines to print when JACK gave the client another name than asked for.
     var renameWarnings: (String) -> [String] = { _ in [] }
 
@@ -34,6 +36,9 @@ struct NodeOutput {
             }
             liveView?.dspLoadPercent = { [client = node.client] in client.dspLoadPercent }
             if let send, !reconnected { start(send, on: node) }
+        case .message(.cable(let reception, let seconds), let channel, let offset):
+            guard let line = cableTransfers.take(reception, channel: channel, timeSeconds: seconds + offset) else { break }
+            if let liveView { liveView.printAbove { Console.out(line) } } else { Console.out(line) }
         case .message(let message, let channel, let offset):
             let line = ReportLineSink.line(message, channel: channel, timeOffsetSeconds: offset, json: json, channels: channels)
             if let liveView { liveView.printAbove { Console.out(line) } } else { Console.out(line) }

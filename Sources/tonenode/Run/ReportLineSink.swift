@@ -14,12 +14,15 @@ final class ReportLineSink: ReportSink {
     let durationSeconds: Double?
     let stop: @Sendable () -> Void
     let writer: LineWriter
+    /// Cable segments assembled into files (`--receive-profile cable`).
+    let cableTransfers: CableTransfers
     private let stopped = Atomic<Bool>(false)
     /// The inputs nothing feeds, as the supervisor last saw the graph.
     private let unconnected = Mutex<Set<Int>>([])
 
-    init(json: Bool, listTones: Bool, channels: Int, durationSeconds: Double?,
+    init(json: Bool, listTones: Bool, channels: Int, durationSeconds: Double?, cableTransfers: CableTransfers? = nil,
          stop: @escaping @Sendable () -> Void, writer: LineWriter = LineWriter()) {
+        self.cableTransfers = cableTransfers ?? CableTransfers(json: json)
         self.json = json
         self.listTones = listTones
         self.channels = channels
@@ -39,6 +42,10 @@ final class ReportLineSink: ReportSink {
     }
 
     func take(_ message: ModemEvent, channel: Int, timeOffsetSeconds: Double) {
+        if case .cable(let reception, let seconds) = message {
+            guard let line = cableTransfers.take(reception, channel: channel, timeSeconds: seconds + timeOffsetSeconds) else { return }
+            return writer.append(line)
+        }
         writer.append(Self.line(message, channel: channel, timeOffsetSeconds: timeOffsetSeconds,
                                 json: json, channels: channels))
     }

@@ -12,6 +12,8 @@ import Testing
 /// Under PipeWire there are no `system:` ports, and a client's own `out`
 /// wired to its own `in` carries silence (docs/pipewire.md).
 public final class PrivatePipeWire {
+    /// What the last `prettyNames()` read: pw-metadata's status and output, for a failure's message.
+    public private(set) var lastMetadataDump = ""
     public static let pwJack = "/usr/bin/pw-jack"
     /// The private runtime directory (PipeWire's socket `pipewire-0` is in it).
     public let runtimeDirectory: String
@@ -203,6 +205,7 @@ extension PrivatePipeWire {
     public func prettyNames() -> [String] {
         guard let result = try? runCommand(["-n", "default"], executable: "/usr/bin/pw-metadata", environment: environment,
                                            timeoutSeconds: 5) else { return [] }
+        lastMetadataDump = "pw-metadata exit \(result.status): " + (result.stdout + result.stderr).suffix(600)
         let marker = "key:'http://jackaudio.org/metadata/pretty-name' value:'"
         return result.stdoutLines.compactMap { line in
             guard let start = line.range(of: marker)?.upperBound,

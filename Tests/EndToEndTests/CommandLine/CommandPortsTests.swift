@@ -25,6 +25,16 @@ extension JackServerTests {
             #expect(try Self.ports(of: "rx", server: server.name) == ["rx:in"])
         }
 
+        @Test("receive --profile cable: in, and out for a session's answers")
+        func cableReceiveHasOut() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let receiver = try LiveCommand(["receive", "-s", server.name, "-n", "rx", "--profile", "cable"])
+            defer { receiver.stop() }
+            try waitForPort("rx:out", server: server.name)
+            #expect(try Self.ports(of: "rx", server: server.name) == ["rx:in", "rx:out"])
+        }
+
         @Test("send's node: only out, and the message still goes out through it")
         func sendHasOnlyOut() throws {
             let server = try startServer()
@@ -46,9 +56,10 @@ extension JackServerTests {
             #expect(receiver.stdout.contains("through out only"))
         }
 
+        // send has an `in` and receive an `out` with --profile cable (a session's return path): both list both.
         @Test("--help lists only the connection options a command can use",
-              arguments: [("send", ["--connect-out"], ["--connect-in"]),
-                          ("receive", ["--connect-in"], ["--connect-out"]),
+              arguments: [("send", ["--connect-out", "--connect-in"], [String]()),
+                          ("receive", ["--connect-in", "--connect-out"], [String]()),
                           ("run", ["--connect-in", "--connect-out"], [String]()),
                           ("measure", ["--connect-in", "--connect-out"], [String]())])
         func helpListsOnlyApplicable(command: String, listed: [String], unlisted: [String]) throws {

@@ -31,6 +31,12 @@ public struct CableModulator {
     /// Payload bytes per frame under this plan.
     public func payloadBytesPerFrame() throws -> Int { try coder().payloadBytes }
 
+    /// File bytes one segment (`CableSegment`) carries under this plan.
+    public func segmentDataBytes() throws -> Int {
+        guard let bytes = CableSegment.dataBytes(plan: plan, carrierCount: geometry.carrierCount) else { throw SetupError.planTooSmall }
+        return bytes
+    }
+
     private func coder() throws -> CableDataCoder {
         guard let coder = CableDataCoder(plan: plan, carrierCount: geometry.carrierCount) else { throw SetupError.planTooSmall }
         return coder

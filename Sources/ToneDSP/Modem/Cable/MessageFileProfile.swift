@@ -1,6 +1,6 @@
 /// What `encode`, `decode`, `send` and `receive` take for `--profile`: one of
 /// the tone profiles, or `cable`, the OFDM modem for paths that are not air
-/// (files, JACK, plugins). `run --send-profile/--profile` still take `ModemProfile` alone.
+/// (files, JACK, plugins). `run --send-profile/--receive-profile` take it too.
 public enum MessageFileProfile: Sendable, Equatable, CaseIterable, RawRepresentable {
     case tones(ModemProfile)
     case cable

@@ -1,19 +1,26 @@
 import Foundation
 import ToneDSP
 
-/// What `receive --profile cable` makes of each cable transmission that
-/// ended: segments of a transfer go to a `CableTransferAssembler` (a
-/// progress line on stderr each), what could not be used is said in one line
-/// and counted, and the file comes out only whole. A plain transmission (not
-/// a segment: `encode --profile cable` played) is a message of its own.
+/// What `receive --profile cable` (and `decode` of a recording of it) makes
+/// of each cable transmission that ended: segments of a transfer go to a
+/// `CableTransferAssembler` (a progress line on stderr each, with
+/// `progress`), what could not be used is said in one line and counted, and
+/// the file comes out only whole. A plain transmission (not a segment:
+/// `encode --profile cable` played) is a message of its own.
 struct CableTransferOutput {
     let json: Bool
+    /// Say each segment, loss and foreign segment on stderr as it comes (`receive`); `decode` says one line at the end.
+    let progress: Bool
     private(set) var assembler = CableTransferAssembler()
     private var startSeconds: Double?
     private var snrSumDB = 0.0
-    private var segments = 0
+    /// Transmissions heard in all (any transfer, lost ones too).
+    private(set) var heard = 0
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, progress: Bool = true) {
+        self.json = json
+        self.progress = progress
+    }
 
     /// A whole file or a plain message, to print or write.
     struct Delivery {
@@ -23,34 +30,59 @@ struct CableTransferOutput {
         let summary: String
     }
 
+    /// One line for the transfer followed when it is not whole (nil when none is).
+    var incompleteSummary: String? { assembler.incompleteSummary }
+
+    /// Seconds `receive -o` waits, after a transfer left incomplete, for another cable transmission
+    /// (a segment lasts about 3 s, and the next one follows at once).
+    static let idleSeconds = 10.0
+
+    /// The line `receive` ends with when it has one: a transfer left incomplete, or (nothing
+    /// delivered, no signal stopped it) no cable transmission heard at all.
+    func endLine(delivered: Int, signalled: Bool) -> String? {
+        if let incompleteSummary { return incompleteSummary }
+        return heard == 0 && delivered == 0 && !signalled ? "no cable transmission found" : nil
+    }
+
     /// Takes one transmission; returns what it completed.
     mutating func take(_ reception: CableReception, timeSeconds: Double) -> Delivery? {
-        guard let message = reception.message else {
-            assembler.countLost()
-            Console.err(String(format: "%.3f s: ", timeSeconds) + reception.summary
-                        + " (\(assembler.lostSegments) lost so far)")
+        heard += 1
+        let time = String(format: "%.3f s: ", timeSeconds)
+        switch assembler.take(reception) {
+        case .lost:
+            say(time + reception.summary + " (\(assembler.lostSegments) lost so far)")
             return nil
-        }
-        guard let segment = CableSegment(decoding: message) else {
+        case .plain(let message):
             return delivery(message, timeSeconds: timeSeconds, snrDB: reception.meanSNRdB,
                             frames: reception.header?.frameCount ?? 0, summary: reception.summary)
+        case .segment(let segment, let outcome, let abandoned):
+            if let abandoned {
+                say(time + abandoned + " (a new transfer began)")
+                startSeconds = nil
+                snrSumDB = 0
+            }
+            return taken(segment, outcome, reception: reception, timeSeconds: timeSeconds)
         }
-        switch assembler.take(segment) {
+    }
+
+    private mutating func taken(_ segment: CableSegment, _ outcome: CableTransferAssembler.Outcome, reception: CableReception,
+                                timeSeconds: Double) -> Delivery? {
+        switch outcome {
         case .foreign:
-            Console.err(String(format: "%.3f s: ", timeSeconds) + "a segment of another transfer "
-                        + "(\(String(segment.transferID, radix: 16)), a second sender?) ignored; "
-                        + "\(assembler.foreignSegments) so far")
+            say(String(format: "%.3f s: ", timeSeconds) + "a segment of another transfer "
+                + "(\(String(segment.transferID, radix: 16)), a second sender?) ignored; "
+                + "\(assembler.foreignSegments) so far")
             return nil
         case .duplicate:
             return nil
         case .added(let complete):
             startSeconds = startSeconds ?? timeSeconds
             snrSumDB += reception.meanSNRdB
-            segments += 1
             let received = assembler.receivedBytes
             let total = assembler.totalBytes
-            Console.err(String(format: "received %d of %d bytes (%.0f %%), %d segment(s), %d lost", received, total,
-                               100 * Double(received) / Double(max(1, total)), segments, assembler.lostSegments))
+            let segments = assembler.addedSegments
+            say(String(format: "received %d of %d bytes (%.0f %%), %d segment(s), %d lost", received, total,
+                       100 * Double(received) / Double(max(1, total)), segments, assembler.lostSegments))
             guard complete, let file = assembler.file else { return nil }
             let summary = "cable: \(file.count) bytes in \(segments) segment(s), all intact"
                 + (assembler.lostSegments > 0 ? " (\(assembler.lostSegments) transmission(s) lost on the way)" : "")
@@ -59,12 +91,15 @@ struct CableTransferOutput {
             assembler = CableTransferAssembler()
             startSeconds = nil
             snrSumDB = 0
-            segments = 0
             return done
         }
     }
 
-    private func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {
+    private func say(_ line: String) {
+        if progress { Console.err(line) }
+    }
+
+    func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {
         let line: String
         if json {
             var object = JSONLine()

@@ -46,7 +46,8 @@ struct DecodeCommand: ParsableCommand {
         if let profile, let problem = profile.problem(sampleRateHz: reader.sampleRateHz) {
             throw ModemCommandError("\(file): \(problem)")
         }
-        if profile == .cable || (profile == nil && output != nil && CableGeometry(sampleRateHz: reader.sampleRateHz) != nil) {
+        let triesCable = profile == .cable || (profile == nil && output != nil && CableGeometry(sampleRateHz: reader.sampleRateHz) != nil)
+        if triesCable {
             if try decodeCable(reader) { return }
             // A reader reads its file once: the tone profiles read it anew.
             reader = try AudioFileReader(path: file)
@@ -79,7 +80,9 @@ struct DecodeCommand: ParsableCommand {
         if let writeFailure { throw writeFailure }
         // Nothing found is still one line a person sees (stdout stays empty for scripts).
         if delivered == 0 {
-            throw ModemCommandError(incomplete == 0 ? "no message found in \(file)"
+            // A cable transmission decoded as a tone profile is named, so the right --profile is one word away.
+            let hint = triesCable || incomplete > 0 ? "" : Self.cableHint(path: file, channel: channel)
+            throw ModemCommandError(incomplete == 0 ? "no message found in \(file)" + hint
                                         : "no complete message in \(file) (\(incomplete) incomplete, printed above)")
         }
     }

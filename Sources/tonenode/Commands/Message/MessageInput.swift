@@ -62,6 +62,24 @@ enum Transmission {
         }
     }
 
+    /// The message as samples at `sampleRateHz`: a tone profile's frame with a
+    /// fresh message ID, or one cable transmission (any length).
+    static func render(_ message: [UInt8], profile: MessageFileProfile, sampleRateHz: Double,
+                       levelDBFS: Double) throws -> [Float] {
+        switch profile {
+        case .tones(let tones):
+            return try render(message, profile: tones, sampleRateHz: sampleRateHz, levelDBFS: levelDBFS)
+        case .cable:
+            // The modulator refuses a rate the cable cannot use, in CableGeometry's sentence.
+            do {
+                return try CableModulator(sampleRateHz: sampleRateHz, peakLevel: Float(pow(10, levelDBFS / 20)))
+                    .render(message: message)
+            } catch let error as CableModulator.SetupError {
+                throw ModemCommandError(error.description)
+            }
+        }
+    }
+
     /// The message as samples at `sampleRateHz`, with a fresh message ID.
     static func render(_ message: [UInt8], profile: ModemProfile, sampleRateHz: Double,
                        levelDBFS: Double) throws -> [Float] {

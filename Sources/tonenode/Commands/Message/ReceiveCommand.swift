@@ -13,7 +13,9 @@ struct ReceiveCommand: AsyncParsableCommand {
         discussion: """
             Listens on `in` and prints each message as it arrives, as `decode` does \
             (--json: one object per line). Never starts a server; waits for one that goes away.
-            Exit status: 0 when a message was received, 1 when none or on an error, 64 on a bad option.
+            --profile cable answers a sender's session on `out` (connect it to the sender's `in`).
+            Exit status: 0 when a message was received (a session: the whole file written and its \
+            SHA-256 sent back), 1 when none or on an error, 64 on a bad option.
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
@@ -26,7 +28,9 @@ struct ReceiveCommand: AsyncParsableCommand {
     var profile: MessageFileProfile?
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp(
-        "Write the first complete message's bytes to this file (nothing on stdout) and stop.", valueName: "path"))
+        "Write the first complete message's bytes to this file (nothing on stdout) and stop. With --profile cable, a transfer "
+            + "left incomplete then \(Int(CableTransferOutput.idleSeconds)) s without a cable transmission ends it (exit 1).",
+        valueName: "path"))
     var output: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds (default: until stopped).", valueName: "seconds"))
@@ -44,38 +48,45 @@ struct ReceiveCommand: AsyncParsableCommand {
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if let output { try OutputFileProblem.requireWritable(path: output) }
-        try NodeSettings.validate([.connectOut]) { jack.apply(to: &$0); $0.ports = Self.ports }
+        try NodeSettings.validate([.connectOut]) { jack.apply(to: &$0); $0.ports = Self.ports(profile) }
     }
 
-    /// Only `in` (and `in_k`): receive plays nothing and takes no MIDI.
-    static let ports: NodePorts = [.audioIn]
+    /// `in` (and `in_k`); `out` with the cable profile, for a session's answers. No MIDI.
+    static func ports(_ profile: MessageFileProfile?) -> NodePorts { profile == .cable ? [.audioIn, .audioOut] : [.audioIn] }
+
+    /// Seconds a finished session waits for the sender's closing word (its polls meanwhile answered).
+    static let sessionLingerSeconds = 10.0
 
     func run() async throws {
         var settings = NodeSettings()
         jack.apply(to: &settings)
         settings.muted = true
         settings.analyzesTones = false
-        settings.receivesMessages = true
-        switch profile {
-        case .tones(let tones)?: settings.messageProfiles = [tones]
-        case .cable?:
-            settings.messageProfiles = []
-            settings.receivesCable = true
-        case nil: break
-        }
-        settings.ports = Self.ports
+        settings.receiveMessages(only: profile)
+        settings.ports = Self.ports(profile)
         let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
         let stop = supervisor.stopRequester
         SignalWatcher.endsOnSignal(stop)
         Console.onOutputFailure(stop)
         var timer: Task<Void, Never>?
-        defer { timer?.cancel() }
+        let answers = CableAnswerQueue()
+        var answering: Task<Void, Never>?
+        var linger: Task<Void, Never>?
+        /// With -o, ends the wait for a transfer left incomplete (a sender that died, a last segment lost).
+        var idle: Task<Void, Never>?
+        defer { for task in [timer, answering, linger, idle] { task?.cancel() } }
         var delivered = 0
+        /// --count (or -o's one file) reached: what arrives while the node stops is not taken.
+        var done = false
         let printer = MessageOutput(json: json)
-        var transfer = CableTransferOutput(json: json)
+        var transfer = CableReceiveSession(json: json)
         var writeError: Error?
-        /// Prints the message, or writes its bytes to --output; stops after --count (or one, with --output).
-        func deliver(_ bytes: [UInt8], line: String, summary: String?) {
+        var sessionDelivered = false
+        /// A session's file is delivered: stop once the sender says it has the digest, or after the linger.
+        var stopsAfterSession = false
+        /// Prints the message, or writes its bytes to --output; stops after --count (or one, with --output)
+        /// (a session's: once the session is over).
+        func deliver(_ bytes: [UInt8], line: String, summary: String?, inSession: Bool = false) {
             if let output {
                 do {
                     try DecodeCommand.write(bytes, to: output)
@@ -89,7 +100,16 @@ struct ReceiveCommand: AsyncParsableCommand {
                 Console.out(line)
             }
             delivered += 1
-            if let count = count ?? (output == nil ? nil : 1), delivered >= count { stop() }
+            sessionDelivered = sessionDelivered || inSession
+            if let count = count ?? (output == nil ? nil : 1), delivered >= count {
+                // A session's end is the sender's closing word (or the linger): what comes until then is answered.
+                if inSession {
+                    stopsAfterSession = true
+                } else {
+                    done = true
+                    stop()
+                }
+            }
         }
         let outcome = try await supervisor.run { event in
             switch event {
@@ -101,6 +121,11 @@ struct ReceiveCommand: AsyncParsableCommand {
                             + "\(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
                             + "listening on \(node.inputPortName) for \(profiles.joined(separator: ", "))")
                 if !reconnected { jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) } }
+                if profile == .cable {
+                    answering?.cancel()
+                    let engine = node.engine
+                    answering = Task { await answers.play(on: engine) }
+                }
                 if timer == nil, let duration {
                     timer = Task {
                         try? await Task.sleep(for: .seconds(duration))
@@ -108,8 +133,30 @@ struct ReceiveCommand: AsyncParsableCommand {
                     }
                 }
             case .message(.cable(let reception, let seconds), _, let offset):
-                guard let delivery = transfer.take(reception, timeSeconds: seconds + offset) else { break }
-                deliver(delivery.bytes, line: delivery.line, summary: delivery.summary)
+                guard !done else { break }
+                let outcome = transfer.take(reception, timeSeconds: seconds + offset)
+                outcome.answers.forEach(answers.send)
+                idle?.cancel()
+                idle = nil
+                if output != nil, transfer.isPending {
+                    idle = Task {
+                        try? await Task.sleep(for: .seconds(CableTransferOutput.idleSeconds))
+                        if !Task.isCancelled { stop() }
+                    }
+                }
+                if let delivery = outcome.delivery {
+                    deliver(delivery.bytes, line: delivery.line, summary: delivery.summary, inSession: outcome.inSession)
+                }
+                guard outcome.inSession, stopsAfterSession else { break }
+                linger?.cancel()
+                if outcome.closed {
+                    stop()
+                } else {
+                    linger = Task {
+                        try? await Task.sleep(for: .seconds(Self.sessionLingerSeconds))
+                        if !Task.isCancelled { stop() }
+                    }
+                }
             case .message(let message, _, let offset):
                 guard let bytes = message.deliveredBytes else {
                     printer.print(message, timeOffsetSeconds: offset)
@@ -136,7 +183,15 @@ struct ReceiveCommand: AsyncParsableCommand {
             }
         }
         if let writeError { throw writeError }
+        if profile == .cable, !done, let line = transfer.endLine(delivered: delivered, signalled: SignalWatcher.isStopRequested) {
+            Console.err(line)
+            throw ExitCode.failure
+        }
         if outcome == .serverGone || delivered == 0 { throw ExitCode.failure }
+        // A session's file counts once its digest went back to the sender.
+        if sessionDelivered && answers.digestAnswersPlayed == 0 {
+            throw ModemCommandError("the file was written but its SHA-256 never went back to the sender")
+        }
     }
 }
 

@@ -10,15 +10,16 @@ extension SendCommand {
         let rate = node.engine.sampleRateHz
         let modulator: CableModulator
         let payload: Int
+        let dataBytes: Int
         do {
             modulator = try CableModulator(sampleRateHz: rate, peakLevel: Float(pow(10, level / 20)))
             payload = try modulator.payloadBytesPerFrame()
+            dataBytes = try modulator.segmentDataBytes()
         } catch let error as CableModulator.SetupError {
             throw ModemCommandError(error.description)
         }
         let transferID = UInt32.random(in: 0...UInt32.max)
-        let ranges = CableSegment.ranges(totalBytes: message.count,
-                                         dataBytes: CableSegment.framesPerSegment * payload - CableSegment.overheadBytes)
+        let ranges = CableSegment.ranges(totalBytes: message.count, dataBytes: dataBytes)
         var index = 0
         var samples = 0
         let sent = try await node.engine.play(parts: {

@@ -43,6 +43,11 @@ struct RunCommand: AsyncParsableCommand {
         if let duration, !Parameters.duration.accepts(duration) {
             throw ValidationError("\(Parameters.duration.commandLineName) must be a positive number of seconds")
         }
+        // The cable plan fills 200 Hz–20 kHz at a float path's SNR: even a tone at −40 dBFS beside it breaks every frame.
+        if messages.send != nil, messages.sendProfile == .cable, !tone.mute {
+            throw ValidationError("--send-profile cable needs --mute: the cable transmission fills the whole band, "
+                                  + "and a tone beside it breaks every frame")
+        }
     }
 
     @Flag(help: "Time the JACK process callback (entry to exit, on the JACK thread) and print its mean, 99th percentile and worst case against the period on stderr every 10 s and at the end (default: off, no cost).")
@@ -63,7 +68,7 @@ struct RunCommand: AsyncParsableCommand {
         pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
         settings.channels = channels
         settings.loopback = loopback
-        settings.receivesMessages = messages.receive
+        if messages.receives { settings.receiveMessages(only: messages.receiveProfile) }
         // Under a session manager: its client id names us, its file holds our settings.
         // Watch signals from the start, so one while joining a session or
         // opening the first client is a clean stop too.
@@ -97,11 +102,13 @@ struct RunCommand: AsyncParsableCommand {
             osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
             Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
         }
+        let cableTransfers = CableTransfers(json: analysis.json)
         var output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
                                 channels: settings.channels, stop: supervisor.stopRequester,
                                 liveView: liveView,
                                 send: messages.send.map { MessageToSend(bytes: Array($0.utf8), profile: messages.sendProfile,
-                                                                        levelDBFS: messages.sendLevel) })
+                                                                        levelDBFS: messages.sendLevel) },
+                                cableTransfers: cableTransfers)
         output.renameWarnings = { [jack, control] in jack.renameWarnings(actualName: $0, connectMidi: control.connectMidi) }
         output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
         defer {
@@ -111,7 +118,8 @@ struct RunCommand: AsyncParsableCommand {
         // Without a live view the worker formats and writes the reports itself
         // (one wake a hop, never blocked by the reader); the view keeps the events.
         let sink = live ? nil : ReportLineSink(json: analysis.json, listTones: analysis.listsTones, channels: settings.channels,
-                                               durationSeconds: duration, stop: supervisor.stopRequester)
+                                               durationSeconds: duration, cableTransfers: cableTransfers,
+                                               stop: supervisor.stopRequester)
         supervisor.reportSink = sink
         let outcome: NodeSupervisor.Outcome
         // --duration counts the audio (the report at N s is the last); with
@@ -146,6 +154,7 @@ struct RunCommand: AsyncParsableCommand {
             Console.err("\(Node.droppedMidiMessages) MIDI message(s) dropped: a period brought more than "
                         + "\(Node.midiMessagesPerPeriod)")
         }
+        cableTransfers.incompleteLines.forEach { Console.err($0) }
         if outcome == .serverGone { throw ExitCode.failure }
     }
 }

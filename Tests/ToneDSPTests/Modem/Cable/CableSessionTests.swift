@@ -15,6 +15,8 @@ struct CableSessionTests {
 
     struct Outcome {
         var confirmed = false
+        /// The receiver heard the sender's closing word.
+        var closed = false
         var failure: String?
         var delivered: [[UInt8]] = []
         var seconds = 0.0
@@ -46,6 +48,7 @@ struct CableSessionTests {
                             switch reply {
                             case .transmit(let answer): answers.append(answer)
                             case .delivered(let bytes): outcome.delivered.append(bytes)
+                            case .closed: outcome.closed = true
                             }
                         }
                     } else if random.next() % 2 == 0 {
@@ -83,6 +86,7 @@ struct CableSessionTests {
         let file = Self.file(300_000, seed: 1)
         let outcome = Self.run(file: file, forwardLoss: 0, returnLoss: 0, seed: 1, snrDB: 30)
         #expect(outcome.confirmed, "\(outcome.failure ?? "")")
+        #expect(outcome.closed)
         let exact = outcome.delivered == [file]
         #expect(exact)
         #expect(outcome.resent == 0)
@@ -122,7 +126,7 @@ struct CableSessionTests {
         let messages: [CableSessionMessage] = [
             .probe(transferID: 7), .poll(transferID: 7, totalBytes: 123_456),
             .segment(CableSegment(transferID: 7, offset: 10, totalBytes: 20, data: [1, 2, 3][...])),
-            .acknowledgement(answer),
+            .acknowledgement(answer), .finished(transferID: 7),
         ]
         for message in messages { #expect(CableSessionMessage(decoding: message.encoded) == message) }
         #expect(CableSessionMessage(decoding: Array("hello, world".utf8)) == nil)

@@ -15,9 +15,14 @@ public struct CableDemodulator {
 
     /// The first transmission in `samples`; nil when no chirp was found.
     public func receive(_ samples: [Float]) -> CableReception? {
-        guard let receiver = try? CableStreamReceiver(sampleRateHz: geometry.sampleRateHz) else { return nil }
-        let receptions = receiver.push(samples) + receiver.finish()
+        let receptions = receiveAll(samples)
         // A chirp whose header could not be read is reported only when no transmission was.
         return receptions.first { $0.header != nil } ?? receptions.first
+    }
+
+    /// Every transmission in `samples`, in order (a recording of `send`'s segments holds several).
+    public func receiveAll(_ samples: [Float]) -> [CableReception] {
+        guard let receiver = try? CableStreamReceiver(sampleRateHz: geometry.sampleRateHz) else { return [] }
+        return receiver.push(samples) + receiver.finish()
     }
 }

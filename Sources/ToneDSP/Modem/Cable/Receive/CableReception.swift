@@ -16,13 +16,22 @@ public struct CableReception: Sendable, Equatable {
     public let bandSNRdB: [Double]
     /// The whole message's CRC failed though every frame's passed.
     public let messageCRCFailed: Bool
+    /// Message bytes in the frames that arrived intact (never delivered unless all did).
+    public let intactBytes: Int
+    /// The recording (or the signal) ended before the header symbol was in.
+    public let endsBeforeHeader: Bool
 
     /// The bands' SNRs averaged (dB).
     public var meanSNRdB: Double { bandSNRdB.reduce(0, +) / Double(max(1, bandSNRdB.count)) }
 
     /// One line: what was received, or why nothing was delivered.
     public var summary: String {
-        guard let header else { return "cable: no header could be read (sync found at sample \(startSample)); nothing delivered" }
+        guard let header else {
+            if endsBeforeHeader {
+                return "cable: the recording ends before the header (sync found at sample \(startSample)); nothing delivered"
+            }
+            return "cable: no header could be read (sync found at sample \(startSample)); nothing delivered"
+        }
         if message != nil {
             return "cable: \(header.messageBytes) bytes in \(header.frameCount) frame(s), all intact"
         }
@@ -31,6 +40,7 @@ public struct CableReception: Sendable, Equatable {
         }
         let missing = damagedFrames + truncatedFrames
         return "cable: \(missing) of \(header.frameCount) frame(s) missing (\(damagedFrames) damaged, "
-            + "\(truncatedFrames) cut off by the end of the recording); nothing delivered"
+            + "\(truncatedFrames) cut off by the end of the recording), \(intactBytes) of \(header.messageBytes) bytes intact; "
+            + "nothing delivered"
     }
 }

@@ -27,6 +27,9 @@ extension CableStreamReceiver {
         var truncated = 0
         var framesRead: Int { damaged + truncated + intactFrames }
         var intactFrames = 0
+        var intactBytes = 0
+        /// Ended before its header symbol was in.
+        var endsBeforeHeader = false
     }
 
     /// Frames of silence after which a transmission counts as cut off.
@@ -134,6 +137,7 @@ extension CableStreamReceiver {
         track(&transmission, received: symbols, sent: coder.symbols(bytes), variances: variances, frame: frame)
         if transmission.damaged + transmission.truncated == 0 { transmission.message += parsed.payload }
         transmission.intactFrames += 1
+        transmission.intactBytes += parsed.payload.count
     }
 
     /// Reports the transmission and goes back to searching after it.
@@ -141,6 +145,7 @@ extension CableStreamReceiver {
         if cutOff, let header = transmission.header {
             transmission.truncated += header.frameCount - transmission.framesRead
         }
+        transmission.endsBeforeHeader = cutOff && transmission.header == nil
         reading = nil
         finished.append(reception(transmission))
         discard(before: readRange(transmission, symbol: transmission.nextSymbol).lowerBound)
@@ -153,6 +158,7 @@ extension CableStreamReceiver {
             && CRC32.checksum(transmission.message) == $0.messageCRC } ?? false
         return CableReception(message: whole ? transmission.message : nil, header: header, startSample: transmission.start,
                               damagedFrames: transmission.damaged, truncatedFrames: transmission.truncated,
-                              bandSNRdB: transmission.bandSNRdB, messageCRCFailed: intact && header != nil && !whole)
+                              bandSNRdB: transmission.bandSNRdB, messageCRCFailed: intact && header != nil && !whole,
+                              intactBytes: transmission.intactBytes, endsBeforeHeader: transmission.endsBeforeHeader)
     }
 }

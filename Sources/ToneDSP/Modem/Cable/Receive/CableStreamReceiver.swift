@@ -27,6 +27,9 @@ public final class CableStreamReceiver {
     let searchSpan: Int
     /// The chirp's spectrum at the search FFT's size, conjugated.
     let chirpReference: [Complex]
+    /// The chirp itself, and its energy.
+    let chirp: [Double]
+    let chirpEnergy: Double
 
     public init(sampleRateHz: Double) throws {
         guard let geometry = CableGeometry(sampleRateHz: sampleRateHz) else {
@@ -42,6 +45,8 @@ public final class CableStreamReceiver {
         self.searchFFT = searchFFT
         searchSpan = searchSize - chirp.count
         chirpReference = chirp.withUnsafeBufferPointer { searchFFT.spectrum(of: $0) }.map(\.conjugate)
+        self.chirp = chirp
+        chirpEnergy = chirp.reduce(0) { $0 + $1 * $1 }
     }
 
     /// Stream samples pushed or skipped so far.
@@ -126,7 +131,22 @@ public final class CableStreamReceiver {
             total += abs(correlation[lag])
             if abs(correlation[lag]) > abs(correlation[best]) { best = lag }
         }
-        let found = abs(correlation[best]) > 8 * total / Double(span)
+        let peak = abs(correlation[best])
+        var found = peak > 8 * total / Double(span) && isChirp(at: best)
+        // The first chirp in the span, not the loudest: two short transmissions back to back
+        // both lie in one span, and the earlier must not be skipped (its sender may be a few dB
+        // quieter); what else the chirp matches (training, data, noise at the signal's level)
+        // lies far below a third of a chirp's peak.
+        if peak > 8 * total / Double(span), let first = (0..<best).first(where: { abs(correlation[$0]) > peak / 3 }) {
+            var candidate = first
+            for lag in first..<min(span, first + chirpSamples) where abs(correlation[lag]) > abs(correlation[candidate]) {
+                candidate = lag
+            }
+            if isChirp(at: candidate) {
+                best = candidate
+                found = true
+            }
+        }
         // A chirp that runs past the span is searched again with all of it in.
         let whole = best + chirpSamples <= span
         if found && (whole || final) && !touchesGap((bufferStart + best)..<(bufferStart + best + chirpSamples)) {
@@ -137,5 +157,30 @@ public final class CableStreamReceiver {
         let keep = found && !whole ? best - chirpSamples : span - chirpSamples
         discard(before: bufferStart + max(final ? span : 1, keep))
         return !final || buffer.count >= chirpSamples
+    }
+
+    /// The least share of a window's energy the chirp must explain to be taken for one: a
+    /// cable chirp alone explains all of it, in white noise SNR/(1 + SNR) (a quarter at −5 dB;
+    /// below about −8 dB the correlation's own threshold finds none anyway); an ultrasonic
+    /// sender's chirps (another band, another sweep rate) 0.4–1 % (measured live).
+    static let minimumMatchShare = 0.05
+
+    /// Whether the samples at `offset` can be a chirp: they match it, or are not all in yet.
+    func isChirp(at offset: Int) -> Bool {
+        offset + chirp.count > buffer.count || matchShare(at: offset) >= Self.minimumMatchShare
+    }
+
+    /// The share of the buffered samples' energy at `offset` that the chirp explains
+    /// (1: the chirp alone; a tone profile's chirp, which sweeps another band at
+    /// another rate, explains little of its own energy).
+    func matchShare(at offset: Int) -> Double {
+        var dot = 0.0
+        var energy = 0.0
+        for index in 0..<chirp.count {
+            let value = Double(buffer[offset + index])
+            dot += value * chirp[index]
+            energy += value * value
+        }
+        return energy > 0 ? dot * dot / (energy * chirpEnergy) : 0
     }
 }

@@ -47,7 +47,21 @@ public struct CableSegment: Sendable, Equatable {
 
     /// Where each segment of a file of `totalBytes` starts and ends, `dataBytes` each.
     public static func ranges(totalBytes: Int, dataBytes: Int) -> [Range<Int>] {
+        ranges(covering: 0..<totalBytes, dataBytes: dataBytes)
+    }
+
+    /// The segments that carry the bytes `range` of a file, `dataBytes` each (the last one shorter).
+    public static func ranges(covering range: Range<Int>, dataBytes: Int) -> [Range<Int>] {
         precondition(dataBytes > 0)
-        return stride(from: 0, to: totalBytes, by: dataBytes).map { $0..<min(totalBytes, $0 + dataBytes) }
+        return stride(from: range.lowerBound, to: range.upperBound, by: dataBytes).map { $0..<min(range.upperBound, $0 + dataBytes) }
+    }
+
+    /// File bytes one segment carries under `plan` (its `framesPerSegment`
+    /// frames' payload less the segment's own fields): the one home of a
+    /// segment's size, for the one-way stream and the session alike. nil
+    /// when the plan leaves no room for a frame.
+    public static func dataBytes(plan: CablePlan, carrierCount: Int) -> Int? {
+        guard let payload = CableDataCoder(plan: plan, carrierCount: carrierCount)?.payloadBytes else { return nil }
+        return framesPerSegment * payload - overheadBytes
     }
 }

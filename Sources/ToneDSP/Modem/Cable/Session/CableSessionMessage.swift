@@ -1,5 +1,6 @@
 /// What one cable transmission of a session carries: the first four bytes
-/// say which. A transmission that is none of them is a plain message
+/// say which. Only segments carry file bytes; everything else is sent in
+/// `controlPlan`. A transmission that is none of them is a plain message
 /// (`encode --profile cable`).
 public enum CableSessionMessage: Sendable, Equatable {
     /// The sender's probe: a short transmission whose training symbols the
@@ -11,9 +12,18 @@ public enum CableSessionMessage: Sendable, Equatable {
     case poll(transferID: UInt32, totalBytes: Int)
     /// The receiver's answer.
     case acknowledgement(CableAcknowledgement)
+    /// The sender has the receiver's digest and it matches: the receiver may stop.
+    case finished(transferID: UInt32)
 
     static let probeMagic: [UInt8] = Array("TNP1".utf8)
     static let pollMagic: [UInt8] = Array("TNQ1".utf8)
+    static let finishedMagic: [UInt8] = Array("TNF1".utf8)
+
+    /// The plan probes, polls, answers and the closing word are sent in,
+    /// whatever the path: QPSK on every band at rate 1/2 (a few dB of SNR
+    /// carry it, and an answer of 32 missing ranges takes 3 frames). Only
+    /// segments take the plan the probe's answer chose.
+    public static let controlPlan = CablePlan(bandBits: Array(repeating: 2, count: CablePlan.bandCount), codeRate: .half)
 
     public var encoded: [UInt8] {
         switch self {
@@ -22,6 +32,7 @@ public enum CableSessionMessage: Sendable, Equatable {
         case .poll(let id, let total):
             Self.pollMagic + CableFrameCoder.littleEndian(UInt64(id), count: 4) + CableFrameCoder.littleEndian(UInt64(total), count: 8)
         case .acknowledgement(let acknowledgement): acknowledgement.encoded
+        case .finished(let id): Self.finishedMagic + CableFrameCoder.littleEndian(UInt64(id), count: 4)
         }
     }
 
@@ -29,6 +40,8 @@ public enum CableSessionMessage: Sendable, Equatable {
     public init?(decoding bytes: [UInt8]) {
         if bytes.count == 8, Array(bytes[0..<4]) == Self.probeMagic {
             self = .probe(transferID: UInt32(CableFrameCoder.readLittleEndian(bytes, at: 4, count: 4)))
+        } else if bytes.count == 8, Array(bytes[0..<4]) == Self.finishedMagic {
+            self = .finished(transferID: UInt32(CableFrameCoder.readLittleEndian(bytes, at: 4, count: 4)))
         } else if bytes.count == 16, Array(bytes[0..<4]) == Self.pollMagic,
                   CableFrameCoder.readLittleEndian(bytes, at: 8, count: 8) < 1 << 48 {
             self = .poll(transferID: UInt32(CableFrameCoder.readLittleEndian(bytes, at: 4, count: 4)),

@@ -5,19 +5,23 @@
 /// is whole. It answers a probe at once (the SNR the sender plans with), the
 /// last segment of a round and every poll (the ranges still missing, or the
 /// file's digest once it is whole). It follows one transfer at a time; a new
-/// probe starts the next.
+/// probe starts the next. The sender's closing word (`finished`) says the
+/// transfer is confirmed.
 public struct CableSessionReceiver: Sendable {
     public enum Action: Sendable, Equatable {
         /// Send this answer as one cable transmission.
         case transmit(CableSessionMessage)
         /// The whole file, delivered once.
         case delivered([UInt8])
+        /// The sender confirmed the digest of the transfer followed: nothing more will come for it.
+        case closed
     }
 
     /// The digest of a whole file (SHA-256; the caller's).
     let digestOf: @Sendable ([UInt8]) -> [UInt8]
     public private(set) var assembler = CableTransferAssembler()
-    private var followed: UInt32?
+    /// The transfer followed (a probe, a poll or the first segment chose it).
+    public private(set) var followed: UInt32?
     private var total = 0
     private var delivered = false
     private var digest: [UInt8]?
@@ -59,6 +63,8 @@ public struct CableSessionReceiver: Sendable {
             // The round's last segment (or the file whole): answer what is still missing.
             if delivered || segment.offset + segment.data.count == total { actions.append(answer()) }
             return actions
+        case .finished(let id)?:
+            return id == followed && delivered ? [.closed] : []
         case .acknowledgement?:
             return []
         }

@@ -6,8 +6,11 @@
 /// probe → the receiver's answer gives the SNR per band → the plan (QAM per
 /// band, code rate) with a margin → every segment → wait for the answer →
 /// resend the segments it says are missing → … → the answer carries the
-/// file's digest: it must equal ours. An answer that does not come is asked
-/// for again (`maximumPolls` times), then the session fails with one line.
+/// file's digest: it must equal ours, and the receiver is told it may stop.
+/// An answer that does not come is asked for again (`maximumPolls` times),
+/// then the session fails with one line. A round that gains no byte plans
+/// again from the answer's SNR with `stallMarginDB` more margin; after
+/// `maximumStalledRounds` such rounds the session fails with one line.
 public struct CableSessionSender: Sendable {
     public enum Action: Sendable, Equatable {
         /// Send this as one cable transmission, in the current plan.
@@ -33,6 +36,10 @@ public struct CableSessionSender: Sendable {
     public var answerTimeoutSeconds = 4.0
     /// Probes or polls sent again for an answer that does not come, before giving up.
     public var maximumPolls = 8
+    /// dB of margin added for each round that gained no byte.
+    public var stallMarginDB = 6.0
+    /// Rounds in a row that gain no byte, before giving up.
+    public var maximumStalledRounds = 4
 
     public private(set) var phase = Phase.probing
     public private(set) var plan = CablePlan.fileDefault
@@ -41,8 +48,13 @@ public struct CableSessionSender: Sendable {
     public private(set) var confirmedBytes = 0
     /// Segments sent again after an answer said they were missing.
     public private(set) var resentSegments = 0
+    /// File bytes one segment carries under `plan`.
+    public private(set) var segmentDataBytes = 1
     private var polls = 0
     private var deadline: Double?
+    private var stalledRounds = 0
+    /// Bytes the last answer said were missing.
+    private var missingBytes: Int
 
     public init(transferID: UInt32, file: [UInt8], digest: [UInt8], carrierCount: Int) {
         precondition(!file.isEmpty)
@@ -50,6 +62,7 @@ public struct CableSessionSender: Sendable {
         self.file = file
         self.digest = digest
         self.carrierCount = carrierCount
+        missingBytes = file.count
     }
 
     /// The first actions: the probe.
@@ -70,29 +83,53 @@ public struct CableSessionSender: Sendable {
         switch phase {
         case .probing:
             guard deadline != nil else { return [] }
-            plan = CablePlan(bandSNRdB: answer.bandSNRdB.map { $0 - marginDB })
-            segments = CableSegment.ranges(totalBytes: file.count, dataBytes: Self.segmentDataBytes(plan, carrierCount: carrierCount))
+            choosePlan(answer.bandSNRdB)
+            segments = CableSegment.ranges(totalBytes: file.count, dataBytes: segmentDataBytes)
             polls = 0
             deadline = nil
             phase = .sending
             return [.usePlan(plan)] + segments.indices.map { .transmit(segment($0)) }
         case .waiting:
             guard answer.totalBytes == file.count else { return [] }
-            polls = 0
             deadline = nil
-            confirmedBytes = file.count - answer.missing.reduce(0) { $0 + $1.count }
+            let missing = answer.missing.reduce(0) { $0 + $1.count }
+            confirmedBytes = file.count - missing
             if let theirs = answer.digest {
                 confirmedBytes = file.count
                 phase = theirs == digest ? .confirmed : .failed
-                return [theirs == digest ? .confirmed
-                        : .failed("the receiver's SHA-256 of the file differs from the sender's; the transfer is not confirmed")]
+                return theirs == digest ? [.transmit(.finished(transferID: transferID)), .confirmed]
+                    : [.failed("the receiver's SHA-256 of the file differs from the sender's; the transfer is not confirmed")]
             }
-            let again = segments.indices.filter { index in answer.missing.contains { $0.overlaps(segments[index]) } }
-            // An answer listing nothing missing but no digest: ask again.
-            guard !again.isEmpty else { return [.transmit(.poll(transferID: transferID, totalBytes: file.count))] }
-            resentSegments += again.count
+            // An answer listing nothing missing but no digest: ask again (counted as a poll: bounded).
+            guard missing > 0 else {
+                deadline = now
+                return tick(now: now)
+            }
+            polls = 0
+            var actions: [Action] = []
+            if missing >= missingBytes {
+                stalledRounds += 1
+                guard stalledRounds < maximumStalledRounds else {
+                    phase = .failed
+                    return [.failed("the receiver lost every segment of \(stalledRounds) rounds in a row (it has \(confirmedBytes) "
+                                    + "of \(file.count) bytes); the path does not carry even the most robust plan")]
+                }
+                marginDB += stallMarginDB
+                choosePlan(answer.bandSNRdB)
+                actions.append(.usePlan(plan))
+            } else {
+                stalledRounds = 0
+            }
+            missingBytes = missing
+            // The missing bytes cut afresh (the plan may have changed); the
+            // ranges an answer holds are the first ones, the rest follow next round.
+            segments = answer.missing.flatMap { CableSegment.ranges(covering: $0, dataBytes: segmentDataBytes) }
+            resentSegments += segments.count
             phase = .sending
-            return again.map { .transmit(segment($0)) }
+            actions += segments.indices.map { .transmit(segment($0)) }
+            // A round that does not end with the file's last byte draws no answer of itself: ask for one.
+            if segments.last?.upperBound != file.count { actions.append(.transmit(.poll(transferID: transferID, totalBytes: file.count))) }
+            return actions
         case .sending, .confirmed, .failed:
             return []
         }
@@ -118,9 +155,9 @@ public struct CableSessionSender: Sendable {
                               data: file[segments[index]]))
     }
 
-    /// File bytes one segment carries under `plan`.
-    public static func segmentDataBytes(_ plan: CablePlan, carrierCount: Int) -> Int {
-        let payload = CableFrameCoder(slotCount: plan.codedBitsPerFrame(carrierCount: carrierCount), rate: plan.codeRate)?.payloadBytes ?? 0
-        return max(1, CableSegment.framesPerSegment * payload - CableSegment.overheadBytes)
+    /// The plan for the SNR per band an answer reports, less `marginDB`.
+    private mutating func choosePlan(_ bandSNRdB: [Double]) {
+        plan = CablePlan(bandSNRdB: bandSNRdB.map { $0 - marginDB })
+        segmentDataBytes = CableSegment.dataBytes(plan: plan, carrierCount: carrierCount) ?? 1
     }
 }

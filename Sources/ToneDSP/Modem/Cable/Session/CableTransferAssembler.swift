@@ -19,6 +19,13 @@ public struct CableTransferAssembler: Sendable {
     public private(set) var foreignSegments = 0
     /// Segments that arrived twice (a resend of one already in).
     public private(set) var duplicateSegments = 0
+    /// Segments whose bytes were added.
+    public private(set) var addedSegments = 0
+    /// Of the lost transmissions, those cut off (the signal or the recording ended inside them).
+    public private(set) var cutOffSegments = 0
+    /// The first segment taken's byte offset, and the transmissions lost before it.
+    private(set) var firstOffset: Int?
+    private(set) var lostBeforeFirst = 0
 
     public init() {}
 
@@ -40,6 +47,8 @@ public struct CableTransferAssembler: Sendable {
             transferID = segment.transferID
             totalBytes = segment.totalBytes
             data = [UInt8](repeating: 0, count: segment.totalBytes)
+            firstOffset = segment.offset
+            lostBeforeFirst = lostSegments
         }
         guard segment.transferID == transferID, segment.totalBytes == totalBytes else {
             foreignSegments += 1
@@ -52,11 +61,15 @@ public struct CableTransferAssembler: Sendable {
         }
         data.replaceSubrange(range, with: segment.data)
         received = Self.merged(received + [range])
+        addedSegments += 1
         return .added(complete: isComplete)
     }
 
-    /// Counts a transmission that arrived but could not be used.
-    public mutating func countLost() { lostSegments += 1 }
+    /// Counts a transmission that arrived but could not be used; `cutOff`: the signal ended inside it.
+    public mutating func countLost(cutOff: Bool = false) {
+        lostSegments += 1
+        if cutOff { cutOffSegments += 1 }
+    }
 
     /// The whole file; nil until every byte is in.
     public var file: [UInt8]? { isComplete ? data : nil }

@@ -1,0 +1,91 @@
+import Testing
+import ToneDSP
+import ToneTestSupport
+
+@Suite("Cable session: segment sizes, resend rounds, stalls")
+struct CableSessionRoundTests {
+    static let carriers = CableGeometry(sampleRateHz: 48_000)?.carrierCount ?? 0
+    static let snr = [Double](repeating: 60, count: CablePlan.bandCount)
+
+    static func answer(_ sender: CableSessionSender, missing: [Range<Int>], snr: [Double] = snr) -> CableSessionMessage {
+        .acknowledgement(CableAcknowledgement(transferID: sender.transferID, totalBytes: sender.file.count, bandSNRdB: snr,
+                                              missing: missing, digest: nil))
+    }
+
+    /// A sender past its probe, the plan chosen from `snr`.
+    static func sending(_ file: [UInt8], snr: [Double] = snr) -> (CableSessionSender, [CableSessionSender.Action]) {
+        var sender = CableSessionSender(transferID: 5, file: file, digest: CableSessionTests.digest(file), carrierCount: carriers)
+        _ = sender.start()
+        sender.transmitted(now: 0)
+        let actions = sender.heard(answer(sender, missing: [0..<file.count], snr: snr), now: 1)
+        sender.transmitted(now: 2)
+        return (sender, actions)
+    }
+
+    @Test("one home for a segment's size: a segment of that many bytes fills exactly its 32 frames, one byte more needs a 33rd",
+          arguments: [CablePlan.fileDefault, CableSessionMessage.controlPlan, CablePlan(bandSNRdB: [Double](repeating: 25, count: 16))])
+    func segmentSize(plan: CablePlan) throws {
+        let modulator = try CableModulator(sampleRateHz: 48_000, plan: plan)
+        let bytes = try modulator.segmentDataBytes()
+        #expect(bytes == CableSegment.dataBytes(plan: plan, carrierCount: Self.carriers))
+        let payload = try modulator.payloadBytesPerFrame()
+        #expect(bytes + CableSegment.overheadBytes == CableSegment.framesPerSegment * payload)
+        let frames = { (count: Int) in (count + CableSegment.overheadBytes + payload - 1) / payload }
+        #expect(frames(bytes) == CableSegment.framesPerSegment)
+        #expect(frames(bytes + 1) == CableSegment.framesPerSegment + 1)
+    }
+
+    @Test("the session cuts the file by the plan its probe chose")
+    func sessionSegments() {
+        let file = CableSessionTests.file(400_000, seed: 4)
+        let (sender, actions) = Self.sending(file)
+        let plan = CablePlan(bandSNRdB: Self.snr.map { $0 - 3 })
+        #expect(actions.first == .usePlan(plan))
+        let expected = CableSegment.dataBytes(plan: plan, carrierCount: Self.carriers) ?? 0
+        #expect(sender.segmentDataBytes == expected)
+        #expect(sender.segments == CableSegment.ranges(totalBytes: file.count, dataBytes: expected))
+    }
+
+    @Test("a resend round sends the missing bytes, and a poll when it does not end with the file's last byte")
+    func resendRound() {
+        let file = CableSessionTests.file(400_000, seed: 5)
+        var (sender, _) = Self.sending(file)
+        let size = sender.segmentDataBytes
+        let actions = sender.heard(Self.answer(sender, missing: [size..<(2 * size)]), now: 3)
+        #expect(actions == [.transmit(.segment(CableSegment(transferID: 5, offset: size, totalBytes: file.count,
+                                                              data: file[size..<(2 * size)]))),
+                            .transmit(.poll(transferID: 5, totalBytes: file.count))])
+        #expect(sender.resentSegments == 1)
+    }
+
+    @Test("rounds that gain nothing plan with more margin each time, then end in one line")
+    func stalls() {
+        let file = CableSessionTests.file(100_000, seed: 6)
+        var (sender, _) = Self.sending(file)
+        var plans: [CablePlan] = [sender.plan]
+        var failure: String?
+        for round in 0..<10 where failure == nil {
+            for action in sender.heard(Self.answer(sender, missing: [0..<file.count]), now: Double(3 + 2 * round)) {
+                if case .usePlan(let plan) = action { plans.append(plan) }
+                if case .failed(let line) = action { failure = line }
+            }
+            sender.transmitted(now: Double(4 + 2 * round))
+        }
+        #expect(plans.count == sender.maximumStalledRounds)
+        #expect(plans == [3.0, 9, 15, 21].map { margin in CablePlan(bandSNRdB: Self.snr.map { $0 - margin }) })
+        #expect(failure?.hasPrefix("the receiver lost every segment of 4 rounds in a row") == true, "\(failure ?? "nil")")
+        #expect(sender.phase == .failed)
+    }
+
+    @Test("the closing word: the receiver stops only for the transfer it delivered")
+    func closing() {
+        var receiver = CableSessionReceiver(digest: CableSessionTests.digest)
+        let file = CableSessionTests.file(100, seed: 7)
+        #expect(receiver.heard(.finished(transferID: 9), bandSNRdB: Self.snr) == [])
+        let segment = CableSegment(transferID: 9, offset: 0, totalBytes: file.count, data: file[...])
+        let actions = receiver.heard(.segment(segment), bandSNRdB: Self.snr)
+        #expect(actions.first == .delivered(file))
+        #expect(receiver.heard(.finished(transferID: 8), bandSNRdB: Self.snr) == [])
+        #expect(receiver.heard(.finished(transferID: 9), bandSNRdB: Self.snr) == [.closed])
+    }
+}
