@@ -68,4 +68,37 @@ struct CableTimingTests {
         report(String(format: "cable at %+.0f ppm: %@, mean SNR on the training %.1f dB", ppm, reception.summary,
                       reception.meanSNRdB))
     }
+
+    /// The ratio as zita-n2j's DLL steers it between two dummy jackd servers,
+    /// from a recording of B's `rx:out_1` against A's input (2026-11-28, a
+    /// delay measured every 256 samples): swings of ±7 ppm within 2.5 s, up to
+    /// 1 ppm from one frame (88 ms) to the next, a small jitter on top. Here: 20
+    /// ppm ± 8 ppm at a 4 s period, plus a seeded jitter of 0.3 ppm a
+    /// 256-sample period. Output sample t reads input position `positions[t]`.
+    static func wanderingPositions(count: Int, seed: UInt64) -> [Double] {
+        var random = SeededRandom(seed: seed)
+        var positions = [Double](repeating: 0, count: count)
+        var jitter = 0.0
+        for t in 1..<count {
+            if t % 256 == 0 { jitter = 0.3e-6 * random.gaussian() }
+            let rate = 20e-6 + 8e-6 * sin(2 * Double.pi * Double(t) / (4 * rate) + 1) + jitter
+            positions[t] = positions[t - 1] + 1 / (1 + rate)
+        }
+        return positions
+    }
+
+    @Test("a ratio that wanders as zita-n2j's does (20 ± 8 ppm at a 4 s period, 0.3 ppm of jitter): whole")
+    func wanderingRatio() throws {
+        let (message, signal) = try Self.transmission(seed: 43)
+        let positions = Self.wanderingPositions(count: signal.count, seed: 7)
+        let count = positions.firstIndex { $0 > Double(signal.count - 50) } ?? signal.count
+        let received = Self.retimed(signal, count: count) { positions[Int($0)] }
+        let receiver = try CableStreamReceiver(sampleRateHz: Self.rate)
+        let receptions = CableStreamTests.pushChunked(received, into: receiver, seed: 6) + receiver.finish()
+        let reception = try #require(receptions.first)
+        let whole = reception.message == message
+        #expect(whole, "\(reception.summary)")
+        report(String(format: "cable through a wandering ratio: %@, mean SNR on the training %.1f dB", reception.summary,
+                      reception.meanSNRdB))
+    }
 }

@@ -8,8 +8,12 @@ extension CableStreamReceiver {
     /// Samples past the second training symbol that must be in before training
     /// (its second reading, stretched by the rate the first found: 30 000 ppm).
     static let trainingMargin = 64
-    /// Training SNR (mean over the bands, dB) from which decoded frames correct the timing.
+    /// Training SNR (mean over the bands, dB) from which frames correct the timing.
     static let minimumTrackingSNRdB = 30.0
+    /// The largest timing error (samples) a frame that did not decode may correct: slicing to the nearest point,
+    /// from the lowest carriers up, sees about 0.07 samples at 65536-QAM (a zita-n2j recording, shifted); far more is
+    /// a line through a dropout or noise.
+    static let largestBlindCorrection = 0.1
 
     /// Transmitted sample (from the chirp's start) where symbol `index`'s FFT block starts: half the prefix in.
     func blockStart(_ index: Int) -> Int { geometry.symbolStart(index) + geometry.prefixSamples / 2 }
@@ -74,29 +78,70 @@ extension CableStreamReceiver {
         transmission.trainingPower = power / Double(max(1, carriers))
     }
 
-    /// After a frame decoded: its symbols as sent (`sent`, re-encoded from its
-    /// bytes) against what was received and equalized show how far the timing
-    /// and the common phase are off; the loop takes that in for the frames ahead.
-    /// Only where the training read `minimumTrackingSNRdB` or more: below, the
-    /// plans are coarse enough not to need it, and the line is too noisy to help
-    /// (at 10 dB it cost the noise test its 16-QAM message).
-    func track(_ transmission: inout Transmission, received: [[Complex]], sent: [[Complex]], variances: [Double], frame: Int) {
-        let meanSNRdB = transmission.bandSNRdB.reduce(0, +) / Double(max(1, transmission.bandSNRdB.count))
-        guard meanSNRdB >= Self.minimumTrackingSNRdB else { return }
-        let carriers = geometry.carrierCount
-        var turns = [Complex](repeating: Complex(0, 0), count: carriers)
-        var weights = [Double](repeating: 0, count: carriers)
-        for (got, want) in zip(received, sent) {
-            for carrier in 0..<carriers {
-                turns[carrier] = turns[carrier] + got[carrier] * want[carrier].conjugate
-                weights[carrier] += want[carrier].magnitudeSquared / max(variances[carrier], 1e-30)
-            }
+    /// Whether frames correct the timing: the training read `minimumTrackingSNRdB` or more. Below, the plans are
+    /// coarse enough not to need it, and the phase lines are too noisy to help (at 10 dB it cost the noise test its
+    /// 16-QAM message).
+    func tracks(_ transmission: Transmission) -> Bool {
+        transmission.bandSNRdB.reduce(0, +) / Double(max(1, transmission.bandSNRdB.count)) >= Self.minimumTrackingSNRdB
+    }
+
+    /// Transmitted sample at the centre of symbol `index`'s FFT block.
+    func blockCentre(_ index: Int) -> Int { blockStart(index) + geometry.fftSize / 2 }
+
+    /// The frame's equalized symbols, each with the timing it shows itself
+    /// taken out (`CableSymbolAlignment`), and what each showed (delay, phase);
+    /// as they are, and no measure, when the transmission is not tracked.
+    func align(_ transmission: Transmission, symbols: [[Complex]], carrierBits: [Int],
+               variances: [Double]) -> (symbols: [[Complex]], measured: [(delay: Double, phase: Double)]) {
+        guard tracks(transmission) else { return (symbols, []) }
+        let alignment = CableSymbolAlignment(firstBin: geometry.firstBin, carrierBits: carrierBits, variances: variances)
+        guard alignment.isUsable else { return (symbols, []) }
+        let results = symbols.map { alignment.aligned($0, fftSize: geometry.fftSize) }
+        return (results.map(\.values), results.map { ($0.delay, $0.phase) })
+    }
+
+    /// Each of a decoded frame's symbols as received and equalized, against
+    /// the same as sent (`sent`, re-encoded from its bytes): how far its
+    /// timing and common phase are off, exactly (no decision can be wrong).
+    func measure(received: [[Complex]], sent: [[Complex]], variances: [Double]) -> [(delay: Double, phase: Double)] {
+        zip(received, sent).map { got, want in
+            let turns = (0..<got.count).map { got[$0] * want[$0].conjugate }
+            let weights = (0..<got.count).map { want[$0].magnitudeSquared / max(variances[$0], 1e-30) }
+            let line = CableTiming.phaseLine(turns, weights: weights, firstBin: geometry.firstBin)
+            return (delay(ofSlope: line.slope), line.intercept)
         }
-        let line = CableTiming.phaseLine(turns, weights: weights, firstBin: geometry.firstBin)
+    }
+
+    /// Frame `frame`'s symbols read again, after it did not decode, where
+    /// they showed they lie (`measured`, one per symbol): the timing through
+    /// those points, each symbol stretched by the rate between them (a
+    /// ratio that moved inside the frame smears carriers into each other,
+    /// which no phase line takes out). nil when there is nothing to go on.
+    func reread(_ transmission: Transmission, frame: Int, measured: [(delay: Double, phase: Double)], carrierBits: [Int],
+                variances: [Double]) -> (timing: CableTiming, symbols: [[Complex]], aligned: [[Complex]])? {
+        guard measured.count == CablePlan.symbolsPerFrame else { return nil }
         let firstSymbol = CableGeometry.firstDataSymbol + frame * CablePlan.symbolsPerFrame
-        // The frame's middle: between its blocks' centres.
-        let middle = (blockStart(firstSymbol) + blockStart(firstSymbol + CablePlan.symbolsPerFrame - 1) + geometry.fftSize) / 2
-        transmission.timing.correct(delay: delay(ofSlope: line.slope), phaseError: line.intercept, at: middle,
-                                    span: middle - transmission.timing.reference)
+        let indices = firstSymbol..<(firstSymbol + measured.count)
+        var retimed = transmission
+        retimed.timing.pass(through: measured.map(\.delay), centres: indices.map(blockCentre),
+                            phaseError: measured.reduce(0) { $0 + $1.phase } / Double(measured.count))
+        guard indices.allSatisfy({
+            let range = readRange(retimed, symbol: $0)
+            return range.lowerBound >= bufferStart && range.upperBound <= streamSamples
+        }) else { return nil }
+        let symbols = indices.map { index in
+            let values = spectrum(retimed, symbol: index)
+            return (0..<values.count).map { values[$0] / transmission.channel[$0] }
+        }
+        return (retimed.timing, symbols, align(retimed, symbols: symbols, carrierBits: carrierBits, variances: variances).symbols)
+    }
+
+    /// The loop takes what frame `frame`'s symbols showed, for the frames ahead.
+    func track(_ transmission: inout Transmission, measured: [(delay: Double, phase: Double)], frame: Int) {
+        guard !measured.isEmpty else { return }
+        let firstSymbol = CableGeometry.firstDataSymbol + frame * CablePlan.symbolsPerFrame
+        let centres = (0..<measured.count).map { blockCentre(firstSymbol + $0) }
+        let phase = measured.reduce(0) { $0 + $1.phase } / Double(measured.count)
+        transmission.timing.correct(delays: measured.map(\.delay), centres: centres, phaseError: phase)
     }
 }

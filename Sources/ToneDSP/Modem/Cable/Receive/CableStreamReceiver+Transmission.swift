@@ -82,7 +82,10 @@ extension CableStreamReceiver {
             }
         }
         reading = transmission
-        discard(before: readRange(transmission, symbol: transmission.nextSymbol).lowerBound - geometry.prefixSamples)
+        // A frame's symbols stay in until it decoded: one that did not is read again (`reread`).
+        let next = transmission.nextSymbol
+        let keep = next > CableGeometry.firstDataSymbol ? next - (next - CableGeometry.firstDataSymbol) % CablePlan.symbolsPerFrame : next
+        discard(before: readRange(transmission, symbol: keep).lowerBound - geometry.prefixSamples)
         return true
     }
 
@@ -128,13 +131,40 @@ extension CableStreamReceiver {
         let carriers = geometry.carrierCount
         let symbols = transmission.frameSymbols.map { values in (0..<carriers).map { values[$0] / transmission.channel[$0] } }
         let variances = (0..<carriers).map { noise(transmission, carrier: $0) }
-        guard let bytes = coder.decode(symbols, noise: variances),
-              let parsed = CableFrameCoder.parseFrame(bytes, payloadBytes: coder.payloadBytes), parsed.sequence == UInt32(frame),
-              frame == header.frameCount - 1 || parsed.payload.count == coder.payloadBytes else {
+        func payload(_ symbols: [[Complex]]) -> (bytes: [UInt8], payload: ArraySlice<UInt8>)? {
+            guard let bytes = coder.decode(symbols, noise: variances),
+                  let parsed = CableFrameCoder.parseFrame(bytes, payloadBytes: coder.payloadBytes), parsed.sequence == UInt32(frame),
+                  frame == header.frameCount - 1 || parsed.payload.count == coder.payloadBytes else { return nil }
+            return (bytes, parsed.payload)
+        }
+        // As the loop predicted; then each symbol with the timing it shows itself taken out; then read again
+        // where they showed they lie, stretched by the rate between them.
+        var received = symbols
+        var decoded = payload(symbols)
+        var seen: [(delay: Double, phase: Double)] = []
+        if decoded == nil {
+            let aligned = align(transmission, symbols: symbols, carrierBits: coder.carrierBits, variances: variances)
+            decoded = payload(aligned.symbols)
+            // Unless it lies beyond what slicing can see (a dropout, a burst of noise: a line through nothing).
+            seen = aligned.measured.allSatisfy { abs($0.delay) <= Self.largestBlindCorrection } ? aligned.measured : []
+        }
+        if decoded == nil, let again = reread(transmission, frame: frame, measured: seen, carrierBits: coder.carrierBits,
+                                              variances: variances), let second = payload(again.aligned) {
+            transmission.timing = again.timing
+            received = again.symbols
+            decoded = second
+        }
+        guard let decoded else {
+            // Still steers the loop: a frame lost to the timing must not lose the next.
+            track(&transmission, measured: seen, frame: frame)
             transmission.damaged += 1
             return
         }
-        track(&transmission, received: symbols, sent: coder.symbols(bytes), variances: variances, frame: frame)
+        if tracks(transmission) {
+            track(&transmission, measured: measure(received: received, sent: coder.symbols(decoded.bytes), variances: variances),
+                  frame: frame)
+        }
+        let parsed = decoded
         if transmission.damaged + transmission.truncated == 0 { transmission.message += parsed.payload }
         transmission.intactFrames += 1
         transmission.intactBytes += parsed.payload.count

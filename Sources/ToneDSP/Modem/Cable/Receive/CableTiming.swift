@@ -10,8 +10,8 @@ import Darwin
 /// `offset(u) = offsetAtReference + rate · (u − reference)`. `rate` is the
 /// sample-rate offset (a resampling path's ratio − 1: zita-njbridge's
 /// wanders by some ppm; a clock offset of a sound card's loop); the training
-/// symbols give its first estimate, every decoded frame a correction of the
-/// offset and the rate (a second-order loop), and of the common phase.
+/// symbols give its first estimate, every frame a correction of the offset
+/// and the rate from its symbols' own timing, and of the common phase.
 struct CableTiming {
     var rate = 0.0
     var reference = 0
@@ -19,20 +19,45 @@ struct CableTiming {
     /// Common phase taken out of every carrier after equalization (radians).
     var phase = 0.0
 
-    /// Share of a measured offset error corrected at once; share (per frame span) taken into the rate.
-    static let offsetGain = 0.6
-    static let rateGain = 0.15
+    /// Share (per frame span) of a frame's mean timing error taken into the rate; share of the slope inside it.
+    static let rateGain = 0.2
+    static let slopeGain = 0.8
+    /// Share of a measured common phase error corrected at once.
+    static let phaseGain = 0.6
 
     func offset(at sample: Int) -> Double { offsetAtReference + rate * Double(sample - reference) }
 
-    /// Takes what a frame's known symbols showed: its content `delay` samples
-    /// later than where it was read, and `phaseError` radians, at transmitted
-    /// sample `sample` (the frame's middle), `span` samples after the last correction.
-    mutating func correct(delay: Double, phaseError: Double, at sample: Int, span: Int) {
-        offsetAtReference = offset(at: sample) + Self.offsetGain * delay
-        reference = sample
-        rate += Self.rateGain * delay / Double(max(1, span))
-        phase += Self.offsetGain * phaseError
+    /// Takes what a frame's symbols showed, each measured on its own: symbol
+    /// `index`'s content `delays[index]` samples later than where it was read
+    /// (its block's centre at transmitted sample `centres[index]`), and the
+    /// common phase error. The offset at the frame's middle is set where they
+    /// put it (each measurement is precise: ±0.0002 samples through zita-n2j);
+    /// the rate takes most of the slope between them (a wandering ratio's rate
+    /// now) and a share of the mean error over the span since the last correction.
+    mutating func correct(delays: [Double], centres: [Int], phaseError: Double) {
+        guard let first = centres.first, let last = centres.last, !delays.isEmpty else { return }
+        let middle = (first + last) / 2
+        let error = delays.reduce(0, +) / Double(delays.count)
+        let slope = last > first ? ((delays.last ?? 0) - (delays.first ?? 0)) / Double(last - first) : 0
+        let span = middle - reference
+        offsetAtReference = offset(at: middle) + error
+        reference = middle
+        rate += Self.slopeGain * slope
+        // Over a span since the last correction (none after a second reading, which set the line here).
+        if span >= last - first { rate += Self.rateGain * error / Double(span) }
+        phase += Self.phaseGain * phaseError
+    }
+
+    /// The timing through what a frame's symbols showed, exactly: the offset
+    /// at their middle and the rate between them (a second reading of a frame
+    /// that did not decode).
+    mutating func pass(through delays: [Double], centres: [Int], phaseError: Double) {
+        guard let first = centres.first, let last = centres.last, last > first, delays.count == centres.count else { return }
+        let middle = (first + last) / 2
+        offsetAtReference = offset(at: middle) + delays.reduce(0, +) / Double(delays.count)
+        reference = middle
+        rate += ((delays.last ?? 0) - (delays.first ?? 0)) / Double(last - first)
+        phase += phaseError
     }
 
     /// The straight line through per-carrier phases: `values[k]` belongs to
