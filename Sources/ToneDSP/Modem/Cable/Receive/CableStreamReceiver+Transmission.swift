@@ -28,6 +28,8 @@ extension CableStreamReceiver {
         var framesRead: Int { damaged + truncated + intactFrames }
         var intactFrames = 0
         var intactBytes = 0
+        /// The noise on the decoded frames as the timing predicted them (what a re-timing path adds shows here).
+        var dataNoise = CableBandNoise()
         /// Ended before its header symbol was in.
         var endsBeforeHeader = false
     }
@@ -137,17 +139,14 @@ extension CableStreamReceiver {
                   frame == header.frameCount - 1 || parsed.payload.count == coder.payloadBytes else { return nil }
             return (bytes, parsed.payload)
         }
-        // As the loop predicted; then each symbol with the timing it shows itself taken out; then read again
-        // where they showed they lie, stretched by the rate between them.
+        // Each symbol with the timing it shows itself taken out; then, failing that, read again where they showed
+        // they lie, stretched by the rate between them.
+        let aligned = align(transmission, symbols: symbols, carrierBits: coder.carrierBits, variances: variances)
         var received = symbols
-        var decoded = payload(symbols)
-        var seen: [(delay: Double, phase: Double)] = []
-        if decoded == nil {
-            let aligned = align(transmission, symbols: symbols, carrierBits: coder.carrierBits, variances: variances)
-            decoded = payload(aligned.symbols)
-            // Unless it lies beyond what slicing can see (a dropout, a burst of noise: a line through nothing).
-            seen = aligned.measured.allSatisfy { abs($0.delay) <= Self.largestBlindCorrection } ? aligned.measured : []
-        }
+        var decoded = payload(aligned.symbols)
+        // What the symbols showed, unless it lies beyond what slicing can see (a dropout, a burst of noise: a line
+        // through nothing).
+        let seen = aligned.measured.allSatisfy { abs($0.delay) <= Self.largestBlindCorrection } ? aligned.measured : []
         if decoded == nil, let again = reread(transmission, frame: frame, measured: seen, carrierBits: coder.carrierBits,
                                               variances: variances), let second = payload(again.aligned) {
             transmission.timing = again.timing
@@ -160,9 +159,10 @@ extension CableStreamReceiver {
             transmission.damaged += 1
             return
         }
+        let sent = coder.symbols(decoded.bytes)
+        transmission.dataNoise.take(received: received, sent: sent, carrierCount: carriers)
         if tracks(transmission) {
-            track(&transmission, measured: measure(received: received, sent: coder.symbols(decoded.bytes), variances: variances),
-                  frame: frame)
+            track(&transmission, measured: measure(received: received, sent: sent, variances: variances), frame: frame)
         }
         let parsed = decoded
         if transmission.damaged + transmission.truncated == 0 { transmission.message += parsed.payload }
@@ -189,6 +189,7 @@ extension CableStreamReceiver {
         return CableReception(message: whole ? transmission.message : nil, header: header, startSample: transmission.start,
                               damagedFrames: transmission.damaged, truncatedFrames: transmission.truncated,
                               bandSNRdB: transmission.bandSNRdB, messageCRCFailed: intact && header != nil && !whole,
-                              intactBytes: transmission.intactBytes, endsBeforeHeader: transmission.endsBeforeHeader)
+                              intactBytes: transmission.intactBytes, endsBeforeHeader: transmission.endsBeforeHeader,
+                              dataSNRdB: transmission.dataNoise.snrDB)
     }
 }
