@@ -14,14 +14,8 @@ extension JackServerTests {
         @Test("a 30 ms burst dropped on the forward path costs a resend: the file exact, send exits 0")
         func sessionThroughRelay() throws {
             try CablePathTransfer.require(["/usr/bin/zita-j2n", "/usr/bin/zita-n2j"])
-            let (forward, back) = ZitaLoop.ports()
-            var plan = UDPRelay.Plan()
-            plan.delayMs = 1
-            plan.jitterMs = 0.3
-            plan.seed = 33
-            let relay = try UDPRelay(listenPort: back + 1, targetPort: forward, plan: plan)
+            let (relay, loop) = try ZitaLoop.behindRelay(seed: 33)
             defer { relay.stop() }
-            let loop = try ZitaLoop(periodA: 256, periodB: 256, forwardPort: forward, returnPort: back, sendTo: back + 1)
             // ZitaLoop wires B's rx back into B's tx (a loop for `link`): here receive stands between them.
             let onB = ["JACK_DEFAULT_SERVER": loop.b.name]
             _ = try runCommand(["rx:out_1", "tx:in_1"], executable: "/usr/bin/jack_disconnect", environment: onB)

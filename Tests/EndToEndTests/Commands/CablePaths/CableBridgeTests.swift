@@ -37,6 +37,23 @@ extension ZitaLoop {
 
     static let lockLines = 8
     static let lockSpreadPPM = 20.0
+
+    /// A bridge whose forward UDP goes through the seeded relay (1 ms ± 0.3 ms,
+    /// no reordering), the relay first; the caller stops the relay.
+    static func behindRelay(seed: UInt64) throws -> (relay: UDPRelay, loop: ZitaLoop) {
+        let (forward, back) = ports()
+        var plan = UDPRelay.Plan()
+        plan.delayMs = 1
+        plan.jitterMs = 0.3
+        plan.seed = seed
+        let relay = try UDPRelay(listenPort: back + 1, targetPort: forward, plan: plan)
+        do {
+            return (relay, try ZitaLoop(periodA: 256, periodB: 256, forwardPort: forward, returnPort: back, sendTo: back + 1))
+        } catch {
+            relay.stop()
+            throw error
+        }
+    }
 }
 
 extension JackServerTests {
@@ -85,14 +102,8 @@ extension JackServerTests {
         @Test("through the UDP relay with a 30 ms burst dropped: the segment it hit is lost and said, no file, exit 1")
         func relayBurst() throws {
             try CablePathTransfer.require(["/usr/bin/zita-j2n", "/usr/bin/zita-n2j"])
-            let (forward, back) = ZitaLoop.ports()
-            var plan = UDPRelay.Plan()
-            plan.delayMs = 1
-            plan.jitterMs = 0.3
-            plan.seed = 32
-            let relay = try UDPRelay(listenPort: back + 1, targetPort: forward, plan: plan)
+            let (relay, loop) = try ZitaLoop.behindRelay(seed: 32)
             defer { relay.stop() }
-            let loop = try ZitaLoop(periodA: 256, periodB: 256, forwardPort: forward, returnPort: back, sendTo: back + 1)
             _ = loop.waitForLock()
             let ends = CablePathTransfer.Ends(sendServer: loop.a.name, into: "tx:in_1", receiveServer: loop.b.name, outOf: "rx:out_1")
             // The burst 1.5 s after send starts: inside its first segment (2.9 s of audio).

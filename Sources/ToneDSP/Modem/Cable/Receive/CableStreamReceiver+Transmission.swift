@@ -28,6 +28,8 @@ extension CableStreamReceiver {
         var framesRead: Int { damaged + truncated + intactFrames }
         var intactFrames = 0
         var intactBytes = 0
+        /// Frames whose decoding failed since the last that decoded.
+        var failedInARow = 0
         /// The noise on the decoded frames as the timing predicted them (what a re-timing path adds shows here).
         var dataNoise = CableBandNoise()
         /// Ended before its header symbol was in.
@@ -36,6 +38,8 @@ extension CableStreamReceiver {
 
     /// Frames of silence after which a transmission counts as cut off.
     static let silentFramesToEnd = 4
+    /// Frames failed in a row after which a transmission's other frames are not decoded.
+    static let hopelessFrames = 4
 
     func begin(atStreamSample start: Int) {
         var transmission = Transmission(start: start)
@@ -126,7 +130,10 @@ extension CableStreamReceiver {
         transmission.silentFrames = transmission.frameSilent ? transmission.silentFrames + 1 : 0
         guard let header = transmission.header, let coder = transmission.coder else { return }
         let frame = transmission.framesRead
-        guard !transmission.frameTouchesGap else {
+        // A transmission whose frames failed `hopelessFrames` in a row is lost (it is delivered only whole): its
+        // other frames count as damaged untried (each failed decode cost a debug receiver more than real time,
+        // and its input ring overflowed under a plan too high for the path).
+        guard !transmission.frameTouchesGap, transmission.failedInARow < Self.hopelessFrames else {
             transmission.damaged += 1
             return
         }
@@ -157,8 +164,10 @@ extension CableStreamReceiver {
             // Still steers the loop: a frame lost to the timing must not lose the next.
             track(&transmission, measured: seen, frame: frame)
             transmission.damaged += 1
+            transmission.failedInARow += 1
             return
         }
+        transmission.failedInARow = 0
         let sent = coder.symbols(decoded.bytes)
         transmission.dataNoise.take(received: received, sent: sent, carrierCount: carriers)
         if tracks(transmission) {
