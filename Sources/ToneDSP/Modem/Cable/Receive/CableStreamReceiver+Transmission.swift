@@ -90,7 +90,8 @@ extension CableStreamReceiver {
         reading = transmission
         // A frame's symbols stay in until it decoded: one that did not is read again (`reread`).
         let next = transmission.nextSymbol
-        let keep = next > CableGeometry.firstDataSymbol ? next - (next - CableGeometry.firstDataSymbol) % CablePlan.symbolsPerFrame : next
+        let first = CableGeometry.firstDataSymbol
+        let keep = next > first ? next - (next - first) % CablePlan.symbolsPerFrame : next
         discard(before: readRange(transmission, symbol: keep).lowerBound - geometry.prefixSamples)
         return true
     }
@@ -142,7 +143,8 @@ extension CableStreamReceiver {
         let variances = (0..<carriers).map { noise(transmission, carrier: $0) }
         func payload(_ symbols: [[Complex]]) -> (bytes: [UInt8], payload: ArraySlice<UInt8>)? {
             guard let bytes = coder.decode(symbols, noise: variances),
-                  let parsed = CableFrameCoder.parseFrame(bytes, payloadBytes: coder.payloadBytes), parsed.sequence == UInt32(frame),
+                  let parsed = CableFrameCoder.parseFrame(bytes, payloadBytes: coder.payloadBytes),
+                  parsed.sequence == UInt32(frame),
                   frame == header.frameCount - 1 || parsed.payload.count == coder.payloadBytes else { return nil }
             return (bytes, parsed.payload)
         }
