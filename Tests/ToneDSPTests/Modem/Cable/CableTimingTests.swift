@@ -98,7 +98,12 @@ struct CableTimingTests {
         let reception = try #require(receptions.first)
         let whole = reception.message == message
         #expect(whole, "\(reception.summary)")
-        report(String(format: "cable through a wandering ratio: %@, mean SNR on the training %.1f dB", reception.summary,
-                      reception.meanSNRdB))
+        // The data as the timing predicted it shows what the wander costs, below the training's SNR: what a
+        // session's receiver answers with (`planningSNRdB`).
+        let dataDB = reception.dataSNRdB.reduce(0, +) / Double(max(1, reception.dataSNRdB.count))
+        #expect(reception.dataSNRdB.count == CablePlan.bandCount && dataDB < reception.meanSNRdB, "\(reception.dataSNRdB)")
+        #expect(reception.planningSNRdB == zip(reception.bandSNRdB, reception.dataSNRdB).map { min($0, $1) })
+        report(String(format: "cable through a wandering ratio: %@, mean SNR on the training %.1f dB, on the data as "
+                      + "predicted %.1f dB", reception.summary, reception.meanSNRdB, dataDB))
     }
 }
