@@ -94,6 +94,28 @@ struct CableSessionRoundTests {
         #expect(sender.phase == .confirmed)
     }
 
+    /// A path that re-times the stream (zita-njbridge) damages more than the
+    /// probe's one frame showed: a round's answer reports what its segment's
+    /// data showed, and the resend is planned from it when lower; an answer
+    /// no lower keeps the plan.
+    @Test("a round that lost segments, its answer's SNR lower than planned: the resend is planned from it")
+    func replanFromAnswer() {
+        let file = CableSessionTests.file(400_000, seed: 8)
+        var (sender, _) = Self.sending(file)
+        let size = sender.segmentDataBytes
+        let same = sender.heard(Self.answer(sender, missing: [size..<(2 * size)]), now: 3)
+        #expect(!same.contains { if case .usePlan = $0 { true } else { false } })
+        _ = sender.transmitted(now: 4)
+        let lower = Self.snr.map { $0 - 12 }
+        // Less missing than before (the round gained bytes: no stall, no added margin).
+        let missing = (2 * size)..<(2 * size + size / 2)
+        let actions = sender.heard(Self.answer(sender, missing: [missing], snr: lower), now: 5)
+        let plan = CablePlan(bandSNRdB: lower.map { $0 - 3 })
+        #expect(actions.first == .usePlan(plan))
+        #expect(sender.plan == plan && sender.segmentDataBytes < size)
+        #expect(sender.segments == CableSegment.ranges(covering: missing, dataBytes: sender.segmentDataBytes))
+    }
+
     @Test("rounds that gain nothing plan with more margin each time, then end in one line")
     func stalls() {
         let file = CableSessionTests.file(100_000, seed: 6)

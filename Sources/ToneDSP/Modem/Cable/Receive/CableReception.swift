@@ -21,6 +21,19 @@ public struct CableReception: Sendable, Equatable {
     /// The recording (or the signal) ended before the header symbol was in.
     public let endsBeforeHeader: Bool
 
+    /// SNR per band on the frames that decoded (dB): each as sent (re-encoded)
+    /// against how it was read where the timing predicted it, before a
+    /// symbol's own timing was taken out. Below `bandSNRdB` where a path
+    /// re-times the stream (zita-njbridge); empty when no frame decoded.
+    public var dataSNRdB: [Double] = []
+
+    /// The SNR per band a sender should plan with: the training's, or the
+    /// data's where lower (a probe's frame shows what re-timing costs).
+    public var planningSNRdB: [Double] {
+        guard dataSNRdB.count == bandSNRdB.count else { return bandSNRdB }
+        return zip(bandSNRdB, dataSNRdB).map { min($0, $1) }
+    }
+
     /// The bands' SNRs averaged (dB).
     public var meanSNRdB: Double { bandSNRdB.reduce(0, +) / Double(max(1, bandSNRdB.count)) }
 

@@ -10,7 +10,7 @@ extension CableStreamReceiver {
         /// Stream sample where its chirp starts.
         let start: Int
         var nextSymbol = 0
-        var firstTraining: [Complex] = []
+        var timing = CableTiming()
         var channel: [Complex] = []
         var bandNoise: [Double] = []
         var bandSNRdB: [Double] = []
@@ -28,46 +28,51 @@ extension CableStreamReceiver {
         var framesRead: Int { damaged + truncated + intactFrames }
         var intactFrames = 0
         var intactBytes = 0
+        /// Frames whose decoding failed since the last that decoded.
+        var failedInARow = 0
+        /// The noise on the decoded frames as the timing predicted them (what a re-timing path adds shows here).
+        var dataNoise = CableBandNoise()
         /// Ended before its header symbol was in.
         var endsBeforeHeader = false
     }
 
     /// Frames of silence after which a transmission counts as cut off.
     static let silentFramesToEnd = 4
+    /// Frames failed in a row after which a transmission's other frames are not decoded.
+    static let hopelessFrames = 4
 
     func begin(atStreamSample start: Int) {
-        reading = Transmission(start: start)
+        var transmission = Transmission(start: start)
+        transmission.timing.reference = geometry.symbolStart(0) + geometry.prefixSamples / 2
+        reading = transmission
     }
 
-    /// Reads the next symbol when its samples are in. Returns whether it made progress.
+    /// Reads the next symbol when its samples are in (the two training symbols together). Returns whether it made progress.
     func advance(final: Bool) -> Bool {
         guard var transmission = reading else { return false }
-        let first = transmission.start + geometry.symbolStart(transmission.nextSymbol) + geometry.prefixSamples / 2
-        let range = first..<(first + geometry.fftSize)
-        guard range.upperBound <= streamSamples else {
+        let symbol = transmission.nextSymbol
+        let range = readRange(transmission, symbol: symbol)
+        // Training: both symbols in, and room to read them again at any plausible rate.
+        let needed = symbol == 0 ? readRange(transmission, symbol: 1).upperBound + Self.trainingMargin : range.upperBound
+        guard needed <= streamSamples else {
             if final { end(&transmission, cutOff: true) }
             return final
         }
-        for index in 0..<geometry.fftSize { symbolFFT.real[index] = Double(buffer[first - bufferStart + index]) }
-        symbolFFT.forward()
-        let spectrum = (0..<geometry.carrierCount).map {
-            Complex(symbolFFT.bins[2 * (geometry.firstBin + $0)], symbolFFT.bins[2 * (geometry.firstBin + $0) + 1])
-        }
-        let symbol = transmission.nextSymbol
-        transmission.nextSymbol += 1
         switch symbol {
         case 0:
-            transmission.firstTraining = spectrum
-        case 1:
-            train(&transmission, second: spectrum)
+            train(&transmission)
+            transmission.nextSymbol = 2
         case 2:
-            guard readHeader(&transmission, spectrum) else {
+            transmission.nextSymbol += 1
+            guard readHeader(&transmission, spectrum(transmission, symbol: symbol)) else {
                 reading = nil
                 finished.append(reception(transmission))
                 discard(before: transmission.start + geometry.chirpSamples)
                 return true
             }
         default:
+            let spectrum = spectrum(transmission, symbol: symbol)
+            transmission.nextSymbol += 1
             transmission.frameSymbols.append(spectrum)
             transmission.frameTouchesGap = transmission.frameTouchesGap || touchesGap(range)
             let power = spectrum.reduce(0) { $0 + $1.magnitudeSquared } / Double(max(1, spectrum.count))
@@ -83,38 +88,17 @@ extension CableStreamReceiver {
             }
         }
         reading = transmission
-        discard(before: transmission.start + geometry.symbolStart(transmission.nextSymbol))
+        // A frame's symbols stay in until it decoded: one that did not is read again (`reread`).
+        let next = transmission.nextSymbol
+        let first = CableGeometry.firstDataSymbol
+        let keep = next > first ? next - (next - first) % CablePlan.symbolsPerFrame : next
+        discard(before: readRange(transmission, symbol: keep).lowerBound - geometry.prefixSamples)
         return true
-    }
-
-    /// Channel per carrier from the two training symbols, and the noise after equalizing it, per band.
-    private func train(_ transmission: inout Transmission, second: [Complex]) {
-        let carriers = geometry.carrierCount
-        let first = transmission.firstTraining
-        var channel = [Complex](repeating: Complex(1, 0), count: carriers)
-        var bandNoise = [Double](repeating: 0, count: CablePlan.bandCount)
-        var bandCarriers = [Int](repeating: 0, count: CablePlan.bandCount)
-        var power = 0.0
-        for carrier in 0..<carriers {
-            let sum = first[carrier] + second[carrier]
-            channel[carrier] = Complex(sum.re / 2, sum.im / 2) / geometry.trainingValue(carrier)
-            let difference = Complex(first[carrier].re - second[carrier].re, first[carrier].im - second[carrier].im)
-            // Each training copy has noise variance |difference|² / 2; the average half that.
-            let band = CablePlan.band(ofCarrier: carrier, carrierCount: carriers)
-            bandNoise[band] += difference.magnitudeSquared / 2 / max(channel[carrier].magnitudeSquared, 1e-30)
-            bandCarriers[band] += 1
-            power += (first[carrier].magnitudeSquared + second[carrier].magnitudeSquared) / 2
-        }
-        for band in 0..<CablePlan.bandCount { bandNoise[band] = max(bandNoise[band] / Double(max(1, bandCarriers[band])), 1e-16) }
-        transmission.channel = CableDemodulator.smoothed(channel)
-        transmission.bandNoise = bandNoise
-        transmission.bandSNRdB = bandNoise.map { -10 * log10($0) }
-        transmission.trainingPower = power / Double(max(1, carriers))
     }
 
     /// The noise variance after equalizing `carrier`: its band's, and the
     /// smoothed channel estimate's own (half of it: two training copies).
-    private func noise(_ transmission: Transmission, carrier: Int) -> Double {
+    func noise(_ transmission: Transmission, carrier: Int) -> Double {
         transmission.bandNoise[CablePlan.band(ofCarrier: carrier, carrierCount: geometry.carrierCount)]
             * (1 + CableDemodulator.smoothedEstimateShare / 2)
     }
@@ -147,19 +131,51 @@ extension CableStreamReceiver {
         transmission.silentFrames = transmission.frameSilent ? transmission.silentFrames + 1 : 0
         guard let header = transmission.header, let coder = transmission.coder else { return }
         let frame = transmission.framesRead
-        guard !transmission.frameTouchesGap else {
+        // A transmission whose frames failed `hopelessFrames` in a row is lost (it is delivered only whole): its
+        // other frames count as damaged untried (each failed decode cost a debug receiver more than real time,
+        // and its input ring overflowed under a plan too high for the path).
+        guard !transmission.frameTouchesGap, transmission.failedInARow < Self.hopelessFrames else {
             transmission.damaged += 1
             return
         }
         let carriers = geometry.carrierCount
         let symbols = transmission.frameSymbols.map { values in (0..<carriers).map { values[$0] / transmission.channel[$0] } }
         let variances = (0..<carriers).map { noise(transmission, carrier: $0) }
-        guard let bytes = coder.decode(symbols, noise: variances),
-              let parsed = CableFrameCoder.parseFrame(bytes, payloadBytes: coder.payloadBytes), parsed.sequence == UInt32(frame),
-              frame == header.frameCount - 1 || parsed.payload.count == coder.payloadBytes else {
+        func payload(_ symbols: [[Complex]]) -> (bytes: [UInt8], payload: ArraySlice<UInt8>)? {
+            guard let bytes = coder.decode(symbols, noise: variances),
+                  let parsed = CableFrameCoder.parseFrame(bytes, payloadBytes: coder.payloadBytes),
+                  parsed.sequence == UInt32(frame),
+                  frame == header.frameCount - 1 || parsed.payload.count == coder.payloadBytes else { return nil }
+            return (bytes, parsed.payload)
+        }
+        // Each symbol with the timing it shows itself taken out; then, failing that, read again where they showed
+        // they lie, stretched by the rate between them.
+        let aligned = align(transmission, symbols: symbols, carrierBits: coder.carrierBits, variances: variances)
+        var received = symbols
+        var decoded = payload(aligned.symbols)
+        // What the symbols showed, unless it lies beyond what slicing can see (a dropout, a burst of noise: a line
+        // through nothing).
+        let seen = aligned.measured.allSatisfy { abs($0.delay) <= Self.largestBlindCorrection } ? aligned.measured : []
+        if decoded == nil, let again = reread(transmission, frame: frame, measured: seen, carrierBits: coder.carrierBits,
+                                              variances: variances), let second = payload(again.aligned) {
+            transmission.timing = again.timing
+            received = again.symbols
+            decoded = second
+        }
+        guard let decoded else {
+            // Still steers the loop: a frame lost to the timing must not lose the next.
+            track(&transmission, measured: seen, frame: frame)
             transmission.damaged += 1
+            transmission.failedInARow += 1
             return
         }
+        transmission.failedInARow = 0
+        let sent = coder.symbols(decoded.bytes)
+        transmission.dataNoise.take(received: received, sent: sent, carrierCount: carriers)
+        if tracks(transmission) {
+            track(&transmission, measured: measure(received: received, sent: sent, variances: variances), frame: frame)
+        }
+        let parsed = decoded
         if transmission.damaged + transmission.truncated == 0 { transmission.message += parsed.payload }
         transmission.intactFrames += 1
         transmission.intactBytes += parsed.payload.count
@@ -173,7 +189,7 @@ extension CableStreamReceiver {
         transmission.endsBeforeHeader = cutOff && transmission.header == nil
         reading = nil
         finished.append(reception(transmission))
-        discard(before: transmission.start + geometry.symbolStart(transmission.nextSymbol))
+        discard(before: readRange(transmission, symbol: transmission.nextSymbol).lowerBound)
     }
 
     private func reception(_ transmission: Transmission) -> CableReception {
@@ -184,6 +200,7 @@ extension CableStreamReceiver {
         return CableReception(message: whole ? transmission.message : nil, header: header, startSample: transmission.start,
                               damagedFrames: transmission.damaged, truncatedFrames: transmission.truncated,
                               bandSNRdB: transmission.bandSNRdB, messageCRCFailed: intact && header != nil && !whole,
-                              intactBytes: transmission.intactBytes, endsBeforeHeader: transmission.endsBeforeHeader)
+                              intactBytes: transmission.intactBytes, endsBeforeHeader: transmission.endsBeforeHeader,
+                              dataSNRdB: transmission.dataNoise.snrDB)
     }
 }

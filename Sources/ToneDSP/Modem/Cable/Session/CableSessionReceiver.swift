@@ -33,7 +33,8 @@ public struct CableSessionReceiver: Sendable {
 
     /// One transmission that ended: its message (nil: lost) and the SNR per band measured on it.
     public mutating func heard(_ message: CableSessionMessage?, bandSNRdB: [Double]) -> [Action] {
-        if bandSNRdB.count == CablePlan.bandCount { lastSNRdB = bandSNRdB }
+        // A lost transmission's SNR is its training's alone (no frame decoded to show the data's): not reported.
+        if message != nil, bandSNRdB.count == CablePlan.bandCount { lastSNRdB = bandSNRdB }
         switch message {
         case nil:
             lostTransmissions += 1

@@ -10,7 +10,10 @@
 /// An answer that does not come is asked for again (`maximumPolls` times),
 /// then the session fails with one line. A round that gains no byte plans
 /// again from the answer's SNR with `stallMarginDB` more margin; after
-/// `maximumStalledRounds` such rounds the session fails with one line.
+/// `maximumStalledRounds` such rounds the session fails with one line. A
+/// round that lost segments, its answer's SNR below the planned one, plans
+/// again from it (the data of a segment shows a re-timing's damage better
+/// than the probe's one frame).
 public struct CableSessionSender: Sendable {
     public enum Action: Sendable, Equatable {
         /// Send this as one cable transmission, in the current plan.
@@ -38,6 +41,8 @@ public struct CableSessionSender: Sendable {
     public var maximumPolls = 8
     /// dB of margin added for each round that gained no byte.
     public var stallMarginDB = 6.0
+    /// dB an answer's SNR must fall below the planned one in some band for a round that lost segments to plan again.
+    static let replanDropDB = 1.0
     /// Rounds in a row that gain no byte, before giving up.
     public var maximumStalledRounds = 4
 
@@ -53,6 +58,8 @@ public struct CableSessionSender: Sendable {
     private var polls = 0
     private var deadline: Double?
     private var stalledRounds = 0
+    /// The SNR per band the plan was chosen for (before the margin).
+    private var plannedSNRdB: [Double] = []
     /// Bytes the last answer said were missing.
     private var missingBytes: Int
     /// What the answer that started the round under way said was missing (nil in the first round).
@@ -135,6 +142,12 @@ public struct CableSessionSender: Sendable {
                 actions.append(.usePlan(plan))
             } else {
                 stalledRounds = 0
+                // The answer's SNR (what its last segment's data showed) fell below what the plan was chosen
+                // for: a path that re-times the stream damages more than the probe saw.
+                if zip(answer.bandSNRdB, plannedSNRdB).contains(where: { $0 < $1 - Self.replanDropDB }) {
+                    choosePlan(answer.bandSNRdB)
+                    actions.append(.usePlan(plan))
+                }
             }
             missingBytes = missing
             // The missing bytes cut afresh (the plan may have changed); the
@@ -177,6 +190,7 @@ public struct CableSessionSender: Sendable {
 
     /// The plan for the SNR per band an answer reports, less `marginDB`.
     private mutating func choosePlan(_ bandSNRdB: [Double]) {
+        plannedSNRdB = bandSNRdB
         plan = CablePlan(bandSNRdB: bandSNRdB.map { $0 - marginDB })
         segmentDataBytes = CableSegment.dataBytes(plan: plan, carrierCount: carrierCount) ?? 1
     }

@@ -61,7 +61,7 @@ struct CableReceiveSession {
             snrSumDB += reception.meanSNRdB
             segments += 1
         }
-        for action in receiver.heard(message, bandSNRdB: reception.bandSNRdB) {
+        for action in receiver.heard(message, bandSNRdB: reception.planningSNRdB) {
             switch action {
             case .transmit(let answer): outcome.answers.append(answer)
             case .closed: outcome.closed = true
