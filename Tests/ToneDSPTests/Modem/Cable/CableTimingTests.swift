@@ -9,43 +9,6 @@ import ToneTestSupport
 struct CableTimingTests {
     static let rate = 48_000.0
 
-    /// `signal` as a path re-timing it plays it: output sample `t` is the
-    /// band-limited signal at `position(t)` (a Kaiser-windowed sinc, ±48 taps,
-    /// far finer than the receiver's own), for as long as positions stay inside.
-    static func retimed(_ signal: [Float], count: Int, position: (Double) -> Double) -> [Float] {
-        let half = 40
-        let beta = 10.0
-        func besselI0(_ x: Double) -> Double {
-            var (sum, term) = (1.0, 1.0)
-            for k in 1..<40 {
-                term *= (x / 2) * (x / 2) / Double(k * k)
-                sum += term
-            }
-            return sum
-        }
-        // The Kaiser window against edge², tabulated finely (linear between entries).
-        let steps = 1 << 14
-        let window = (0...steps).map { besselI0(beta * (1 - Double($0) / Double(steps)).squareRoot()) / besselI0(beta) }
-        return (0..<count).map { t in
-            let u = position(Double(t))
-            let whole = Int(u.rounded(.down))
-            let sinePhase = sin(Double.pi * (u - Double(whole)))
-            var sum = 0.0
-            for j in max(0, whole - half + 1)...min(signal.count - 1, max(0, whole + half)) {
-                let x = u - Double(j)
-                // sin(π x) = ± sin(π · fraction): one sine per output sample.
-                let sinc = abs(x) < 1e-12 ? 1 : ((whole - j) % 2 == 0 ? sinePhase : -sinePhase) / (Double.pi * x)
-                let edge = x / Double(half)
-                guard abs(edge) < 1 else { continue }
-                let place = edge * edge * Double(steps)
-                let index = Int(place)
-                let weight = window[index] + (window[min(steps, index + 1)] - window[index]) * (place - Double(index))
-                sum += Double(signal[j]) * sinc * weight
-            }
-            return Float(sum)
-        }
-    }
-
     /// One segment's worth of bytes (the file default: about 3 s, 32 frames), 0.3 s of silence before.
     static func transmission(seed: UInt64) throws -> (message: [UInt8], signal: [Float]) {
         let message = CableRoundTripTests.randomBytes(100_000, seed: seed)
@@ -58,7 +21,7 @@ struct CableTimingTests {
     func constantOffset(ppm: Double) throws {
         let (message, signal) = try Self.transmission(seed: 41)
         let ratio = 1 + ppm * 1e-6
-        let received = Self.retimed(signal, count: Int(Double(signal.count) * ratio) - 100) { $0 / ratio }
+        let received = Retiming.retimed(signal, count: Int(Double(signal.count) * ratio) - 100) { $0 / ratio }
         let receiver = try CableStreamReceiver(sampleRateHz: Self.rate)
         let receptions = CableStreamTests.pushChunked(received, into: receiver, seed: 5) + receiver.finish()
         let reception = try #require(receptions.first)
@@ -92,7 +55,7 @@ struct CableTimingTests {
         let (message, signal) = try Self.transmission(seed: 43)
         let positions = Self.wanderingPositions(count: signal.count, seed: 7)
         let count = positions.firstIndex { $0 > Double(signal.count - 50) } ?? signal.count
-        let received = Self.retimed(signal, count: count) { positions[Int($0)] }
+        let received = Retiming.retimed(signal, count: count) { positions[Int($0)] }
         let receiver = try CableStreamReceiver(sampleRateHz: Self.rate)
         let receptions = CableStreamTests.pushChunked(received, into: receiver, seed: 6) + receiver.finish()
         let reception = try #require(receptions.first)
