@@ -66,7 +66,7 @@ private func summary(_ link: LiveCommand) -> [String: Any] {
 extension JackServerTests {
     @Suite("A mixed studio: PipeWire and jackd2 joined by zita-njbridge", .enabled(if: ZitaLoop.isInstalled))
     struct PipeWireBridgeTests {
-        /// 8 s of readings; `TONENODE_PIPEWIRE_FIGURES=1`: 30 s (the figures of docs/network.md).
+        /// 8 s of readings; `TONENODE_PIPEWIRE_FIGURES=1`: 30 s (the figures of docs/network/measured.md).
         static let seconds = ProcessInfo.processInfo.environment["TONENODE_PIPEWIRE_FIGURES"] == "1" ? 30.0 : 8.0
 
         @Test("link both ways at once: the round trip from the PipeWire end and from the jackd2 end, each end's drift with --listen")

@@ -24,7 +24,7 @@ private struct CompileFailure: Error, CustomStringConvertible {
 extension JackServerTests {
     /// Latency through PipeWire's clients and links: what `audit` and `link`
     /// measure, against what PipeWire reports (`jack_port_get_latency_range`,
-    /// `jack_lsp -l`). docs/pipewire.md has the figures.
+    /// `jack_lsp -l`). docs/pipewire/latency.md has the figures.
     @Suite("Under PipeWire's JACK: latency measured and reported")
     struct PipeWireLatencyTests {
         @Test("a chain of two clients: audit reads each path's delay against PipeWire's report; link reads the quantum plus the chain")

@@ -6,7 +6,7 @@ import ToneTestSupport
 extension JackServerTests {
     /// `send --profile cable --file` → `receive --profile cable -o` through
     /// real paths without a resampler, byte for byte, with the net rate (the
-    /// figures of docs/messages.md, "Through real paths"). A tool that is not
+    /// figures of docs/messages/session.md, "Through real paths"). A tool that is not
     /// installed fails the test with its name (scripts/install-deps).
     @Suite("The cable profile through real paths")
     struct CablePathTests {

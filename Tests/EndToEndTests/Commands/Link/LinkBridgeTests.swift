@@ -73,7 +73,7 @@ extension JackServerTests {
     struct LinkBridgeTests {
         /// Periods of A and B: different on the two ends; with
         /// `TONENODE_LINK_FIGURES=1` also 64/256/1024 on both, each measured
-        /// for 30 s instead of 8 (the figures of docs/network.md; a 64-frame
+        /// for 30 s instead of 8 (the figures of docs/network/measured.md; a 64-frame
         /// end is fragile on a busy machine).
         static let isFiguresRun = ProcessInfo.processInfo.environment["TONENODE_LINK_FIGURES"] == "1"
         static let periodPairs = [(256, 64), (256, 1024), (1024, 256)] + (isFiguresRun ? [(64, 64), (256, 256), (1024, 1024)] : [])
