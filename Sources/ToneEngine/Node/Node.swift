@@ -72,7 +72,7 @@ public final class Node {
         // process callback is a syscall there and, without real-time
         // scheduling, lets the woken worker preempt the JACK thread before
         // the callback returns (measured: p99 of the callback 220 µs with
-        // the post, 18 µs without; scripts/bench/live-bench, docs/engineering/measured.md).
+        // the post, 18 µs without; scripts/bench/live-bench, docs/engineering/measured/realtime-wakes.md).
         // Only an idle worker is posted, once, when sound arrives.
         // Xruns are the jumps in the node's own frame time, not jack2's xrun
         // notifications (one per late client per xrun, to every client that
@@ -100,7 +100,7 @@ public final class Node {
         // The worker makes the analyzers (one per input channel, each with its
         // own FFT plans and window) on its own thread, while this one
         // registers, activates and connects: FFTW planning, even from wisdom,
-        // is a good part of the start-up (docs/engineering/measured.md).
+        // is a good part of the start-up (docs/engineering/measured/realtime-wakes.md).
         let channelCount = max(1, settings.channels)
         worker = AnalysisWorker(engine: engine, wakeIntervalSeconds: Double(settings.hopFrames) / sampleRateHz,
                                 bridge: bridge, serverWatch: ServerWatch(serverName: client.serverName),

@@ -119,7 +119,7 @@ public final class NodeSupervisor {
                 // yield to JACK's process threads as the worker does: without
                 // real-time scheduling they compete with them for a core. Not
                 // before it: at nice 10 the first reading waited for the
-                // core under load (docs/engineering/measured.md, issue 17).
+                // core under load (docs/engineering/measured/realtime-wakes.md, issue 17).
                 if yieldsToAudio { ProcessBridge.reniceCallingThreadOnce(AnalysisWorker.niceValue) }
                 switch event {
                 case .report(var report):
