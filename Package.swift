@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "tonenode", targets: ["tonenode"]),
         .library(name: "ToneDSP", targets: ["ToneDSP"]),
+        .library(name: "ToneModem", targets: ["ToneModem"]),
         .library(name: "ToneAudioFile", targets: ["ToneAudioFile"]),
         .library(name: "ToneCore", targets: ["ToneCore"]),
         .library(name: "ToneJack", targets: ["ToneJack"]),
@@ -52,15 +53,17 @@ let package = Package(
         // `assert` and the standard library's debug preconditions (unsafe
         // buffer indices) that -O alone drops.
         .target(name: "ToneDSP", dependencies: ["CFFTW"], swiftSettings: optimizedInDebug),
-        .target(name: "ToneTestSupport", dependencies: ["ToneDSP"], swiftSettings: optimizedInDebug),
+        // The modem (air and cable) and the cable session's protocol, on ToneDSP.
+        .target(name: "ToneModem", dependencies: ["ToneDSP"], swiftSettings: optimizedInDebug),
+        .target(name: "ToneTestSupport", dependencies: ["ToneDSP", "ToneModem"], swiftSettings: optimizedInDebug),
         .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
         // JACK-free rules: settings and their validation, the control language,
         // the session encoding, qjackctl patchbay files.
-        .target(name: "ToneCore", dependencies: ["ToneDSP"]),
+        .target(name: "ToneCore", dependencies: ["ToneDSP", "ToneModem"]),
         // The JACK binding: the only importer of CJack.
         .target(name: "ToneJack", dependencies: ["CJack"]),
         // The running node: real-time engines, analysis worker, supervisor, recorder.
-        .target(name: "ToneEngine", dependencies: ["ToneDSP", "ToneCore", "ToneJack"]),
+        .target(name: "ToneEngine", dependencies: ["ToneDSP", "ToneModem", "ToneCore", "ToneJack"]),
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
         .target(name: "TonePlot"),
         .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"]),
@@ -73,19 +76,20 @@ let package = Package(
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
+                "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // Unit tests, one target per module; none needs a JACK server.
         .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneTestSupport"]),
-        .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP"]),
+        .testTarget(name: "ToneModemTests", dependencies: ["ToneModem", "ToneDSP", "ToneTestSupport"]),
+        .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP", "ToneModem"]),
         .testTarget(name: "ToneAudioFileTests", dependencies: ["ToneAudioFile", "CSndfile"]),
         .testTarget(name: "ToneJackTests", dependencies: ["ToneJack", "ToneTestSupport"]),
-        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack", "ToneTestSupport"]),
+        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneModem", "ToneJack", "ToneTestSupport"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
-        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
+        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneModem", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
                                                    "ToneTestSupport"]),
         // What the end-to-end tests share: the one process runner (LiveCommand,
         // runCommand), the one configurable JACK test peer (JackPeer and its
@@ -97,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             // tonenode: not imported; listed so the binary the tests run is built first.
-            dependencies: ["EndToEndSupport", "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "ToneOSC",
+            dependencies: ["EndToEndSupport", "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "ToneOSC",
                            "ToneTestSupport", "tonenode"],
             exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "PipeWire/latency_peer.c"]),
     ]

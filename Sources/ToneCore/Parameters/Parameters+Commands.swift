@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 // MARK: - measure, audit, link, demo, send and encode
 

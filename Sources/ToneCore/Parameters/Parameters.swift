@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// The node's parameters (`tonenode run`, and the parts of it that `send`,
 /// `receive` and `demo` open): one declaration each. `NodeSettings` takes

@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 // MARK: - The rules (the limits are the declarations' ranges, `Parameters`)
 

@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// Everything needed to start a node, as the user gave it.
 ///

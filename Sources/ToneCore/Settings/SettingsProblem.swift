@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// A setting that breaks one of the node's rules: which setting, and which rule.
 ///

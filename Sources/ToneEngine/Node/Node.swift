@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import ToneCore
 import ToneDSP
+import ToneModem
 import ToneJack
 
 /// A running ToneNode: one JACK client with ports `in` and `out`, the engine on

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ToneCore
 import ToneDSP
+import ToneModem
 
 extension ModemProfile: ExpressibleByArgument {}
 extension MessageFileProfile: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneModem
 
 /// How decoded messages are printed: one line each, human or JSON.
 /// `timeOffsetSeconds` is added to the message's time (a live node's clock

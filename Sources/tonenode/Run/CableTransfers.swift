@@ -1,5 +1,6 @@
 import Synchronization
 import ToneDSP
+import ToneModem
 
 /// `run --receive-profile cable`: each input channel's cable transmissions
 /// assembled as `receive` assembles them (`CableTransferOutput`, its progress

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import ToneDSP
+import ToneModem
 import ToneEngine
 
 /// Formats a node's reports and messages on its worker thread and writes

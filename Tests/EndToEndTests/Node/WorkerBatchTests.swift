@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import ToneDSP
+import ToneModem
 import ToneEngine
 
 extension JackServerTests {

@@ -1,5 +1,6 @@
 import Testing
 import ToneDSP
+import ToneModem
 import ToneTestSupport
 @testable import tonenode
 

@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneModem
 
 /// What `receive --profile cable` (and `decode` of a recording of it) makes
 /// of each cable transmission that ended: segments of a transfer go to a

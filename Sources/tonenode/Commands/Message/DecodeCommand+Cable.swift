@@ -1,6 +1,7 @@
 import Foundation
 import ToneAudioFile
 import ToneDSP
+import ToneModem
 
 extension DecodeCommand {
     /// Decodes the file's cable transmissions: one message (`encode --profile

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ToneAudioFile
 import ToneDSP
+import ToneModem
 
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Foundation
 import ToneAudioFile
 import ToneDSP
+import ToneModem
 
 extension EncodeCommand {
     /// `encode --profile cable`: the whole message as one cable transmission, any length.

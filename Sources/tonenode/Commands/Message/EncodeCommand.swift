@@ -3,6 +3,7 @@ import Foundation
 import ToneAudioFile
 import ToneCore
 import ToneDSP
+import ToneModem
 
 struct EncodeCommand: ParsableCommand {
     private typealias Message = Parameters.Message

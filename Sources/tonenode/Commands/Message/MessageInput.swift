@@ -3,6 +3,7 @@ import Foundation
 import ToneAudioFile
 import ToneCore
 import ToneDSP
+import ToneModem
 
 /// Where a message to send comes from: TEXT, `-` for standard input, or
 /// `--file`. Shared by `encode` and `send`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ToneDSP
+import ToneModem
 import ToneEngine
 
 extension SendCommand {

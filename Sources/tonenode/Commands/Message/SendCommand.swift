@@ -3,6 +3,7 @@ import Foundation
 import ToneAudioFile
 import ToneCore
 import ToneDSP
+import ToneModem
 import ToneEngine
 import ToneJack
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import ToneCore
 import ToneDSP
+import ToneModem
 import ToneEngine
 
 /// The answers `receive --profile cable` sends on its `out` in a session:

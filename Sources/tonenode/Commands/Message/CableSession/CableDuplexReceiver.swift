@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneModem
 
 /// The receiving half of `send --profile cable -o PATH`: the peer's own
 /// session, heard on the same `in` as the answers to ours. Its answers wait
