@@ -89,8 +89,10 @@ public final class Engine: @unchecked Sendable {
 
     /// Queues a command for the next period. False when the queue is full
     /// (the audio thread has not run for 256 commands); nothing changes then.
+    /// Not public: commands come through `Node.apply` or the supervisor's
+    /// `controller` (`LiveControls`), where the control language's rules are checked.
     @discardableResult
-    public func send(_ command: GeneratorCommand) -> Bool {
+    func send(_ command: GeneratorCommand) -> Bool {
         producer.withLock { _ in
             // The ring copies whole strides; a lone value's storage is only
             // `size` bytes (an enum's size is below its stride), so stage it

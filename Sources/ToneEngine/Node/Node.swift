@@ -19,7 +19,9 @@ import ToneJack
 /// end its events (`stopRequester`).
 public final class Node {
     public let client: JackClient
-    public let engine: Engine
+    /// Behind the node's doors: control through `apply`, playback through
+    /// `playback`, readings through `events`.
+    let engine: Engine
     public let settings: NodeSettings
     /// Reports and notices from the worker; finishes when the node stops.
     public let events: NodeEvents
@@ -33,6 +35,8 @@ public final class Node {
     /// Full name of the MIDI input port (`midi_in`; empty when left out).
     public let midiInputPortName: String
 
+    /// What `apply` goes through: the settings commands have changed, the engine's command queue.
+    let controls: LiveControls
     private let bridge: ProcessBridge
     private let worker: AnalysisWorker
     private let continuation: AsyncStream<[NodeEvent]>.Continuation
@@ -90,6 +94,8 @@ public final class Node {
         self.client = client
         self.engine = engine
         self.settings = settings
+        controls = LiveControls(settings: settings)
+        controls.attach(engine)
         self.bridge = bridge
         self.events = NodeEvents(batches: events)
         self.continuation = continuation

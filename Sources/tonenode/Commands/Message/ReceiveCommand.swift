@@ -116,7 +116,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             switch event {
             case .opened(let node, let reconnected):
                 let profiles = (profile.map { [$0] } ?? ModemProfile.allCases.filter {
-                    $0.parameters.problem(sampleRateHz: node.engine.sampleRateHz) == nil
+                    $0.parameters.problem(sampleRateHz: node.sampleRateHz) == nil
                 }.map { .tones($0) }).map(\.rawValue)
                 Console.err((reconnected ? "reconnected: " : "") + "client '\(node.client.name)' at "
                             + "\(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
@@ -124,8 +124,8 @@ struct ReceiveCommand: AsyncParsableCommand {
                 if !reconnected { jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) } }
                 if profile == .cable {
                     answering?.cancel()
-                    let engine = node.engine
-                    answering = Task { await answers.play(on: engine) }
+                    let playback = node.playback
+                    answering = Task { await answers.play(on: playback) }
                 }
                 if timer == nil, let duration {
                     timer = Task {

@@ -84,7 +84,7 @@ struct SendCommand: AsyncParsableCommand {
             }
             return try await sendCable(message, on: node)
         }
-        let rate = node.engine.sampleRateHz
+        let rate = node.sampleRateHz
         let samples = try Transmission.render(message, profile: tones, sampleRateHz: rate, levelDBFS: level)
         let serverGone = node.serverGoneReader
         guard await node.play(samples, shouldStop: { SignalWatcher.isStopRequested || serverGone() }) else {
