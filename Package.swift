@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ToneCore", targets: ["ToneCore"]),
         .library(name: "ToneJack", targets: ["ToneJack"]),
         .library(name: "ToneEngine", targets: ["ToneEngine"]),
+        .library(name: "ToneCommandLine", targets: ["ToneCommandLine"]),
         // Seeded noise and channel models shared by the unit tests and the benchmarks.
         .library(name: "ToneTestSupport", targets: ["ToneTestSupport"]),
         // The charts (SVG), for the benchmarks' plots.
@@ -73,10 +74,14 @@ let package = Package(
         // unloaded; each load and unload lost its caches, 120 KB a cycle under ASan).
         .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"], swiftSettings: optimizedInDebug,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
+        // The command line's option groups, JACK-free: no ToneJack, no ToneEngine.
+        .target(name: "ToneCommandLine", dependencies: [
+            "ToneCore", "ToneDSP", "ToneModem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
+                "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneCommandLine", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

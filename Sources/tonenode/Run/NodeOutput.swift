@@ -1,4 +1,5 @@
 import Foundation
+import ToneCommandLine
 import ToneDSP
 import ToneEngine
 import ToneJack

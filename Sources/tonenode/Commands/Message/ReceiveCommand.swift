@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ToneAudioFile
+import ToneCommandLine
 import ToneCore
 import ToneDSP
 import ToneModem

@@ -9,7 +9,7 @@ extension NodeSettings {
     /// - Parameters:
     ///   - settings: the settings the group owns (others keep their defaults and are not judged here).
     ///   - apply: writes the group's options into default settings.
-    static func validate(_ settings: Set<SettingsProblem.Setting>, _ apply: (inout NodeSettings) -> Void) throws {
+    public static func validate(_ settings: Set<SettingsProblem.Setting>, _ apply: (inout NodeSettings) -> Void) throws {
         var candidate = NodeSettings()
         apply(&candidate)
         if let problem = candidate.problems(sampleRateHz: nil).first(where: { settings.contains($0.setting) }) {

@@ -3,23 +3,25 @@ import ToneCore
 import ToneDSP
 
 /// The tone played on `out`.
-struct ToneOptions: ParsableArguments {
+public struct ToneOptions: ParsableArguments {
+    public init() {}
+
     @Option(Parameters.frequency, parsing: .unconditional)
-    var freq: Double
+    public var freq: Double
 
     @Option(Parameters.level, parsing: .unconditional)
-    var level: Double
+    public var level: Double
 
     @Flag(Parameters.mute)
-    var mute: Bool
+    public var mute: Bool
 
-    func apply(to settings: inout NodeSettings) {
+    public func apply(to settings: inout NodeSettings) {
         settings.frequencyHz = freq
         settings.levelDBFS = level
         settings.muted = mute
     }
 
-    func validate() throws {
+    public func validate() throws {
         try NodeSettings.validate([.frequency, .level], apply)
     }
 }

@@ -2,27 +2,29 @@ import ArgumentParser
 import ToneCore
 
 /// How the node is played from outside: MIDI on `midi_in`, OSC over UDP.
-struct ControlOptions: ParsableArguments {
+public struct ControlOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: [.customShort("O"), Parameters.oscPort.longName], parsing: .unconditional,
             help: Parameters.oscPort.argumentHelp)
-    var oscPort: Int?
+    public var oscPort: Int?
 
     @Option(name: .customLong("osc-host"), help: ArgumentHelp(
         "Address the OSC socket binds to (0.0.0.0 or :: for every interface).", valueName: "address"))
-    var oscHost = "127.0.0.1"
+    public var oscHost = "127.0.0.1"
 
     @Option(Parameters.connectMidi)
-    var connectMidi: [String]
+    public var connectMidi: [String]
 
     @Option(Parameters.bendRange, parsing: .unconditional)
-    var bendRange: Double
+    public var bendRange: Double
 
-    func apply(to settings: inout NodeSettings) {
+    public func apply(to settings: inout NodeSettings) {
         settings.connectMidi = connectMidi
         settings.bendRangeSemitones = bendRange
     }
 
-    func validate() throws {
+    public func validate() throws {
         if let oscPort, !Parameters.oscPort.accepts(Double(oscPort)) {
             throw ValidationError("\(Parameters.oscPort.commandLineName) \(oscPort) must be a UDP port from \(Parameters.oscPort.rangeText())")
         }

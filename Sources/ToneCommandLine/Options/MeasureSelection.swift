@@ -4,9 +4,9 @@ import ToneCore
 
 /// `measure --what response,harmonics`: which measurements to make and report
 /// (parsed from the option's text in `MeasureCommand.validate`).
-struct MeasureSelection: Equatable {
+public struct MeasureSelection: Equatable, Sendable {
     /// One measurement, by the name `--what` takes.
-    enum Kind: String, CaseIterable, Comparable {
+    public enum Kind: String, CaseIterable, Comparable, Sendable {
         /// Latency, gain, frequency, THD+N at the tone, magnitude response (today's default).
         case response
         /// H2…H5 and THD versus frequency, phase and group delay, impulse response (same sweep: no extra time).
@@ -22,18 +22,18 @@ struct MeasureSelection: Equatable {
         /// MIDI-to-audio latency and jitter of a synth (needs --connect-midi; 0.25 s per note).
         case midi
 
-        static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+        public static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
     }
 
     /// In the order of `Kind.allCases`, no repeats.
-    let kinds: [Kind]
+    public let kinds: [Kind]
 
     /// `Parameters.Measure.what`'s default (`response`).
-    static let `default` = MeasureSelection(argument: Parameters.Measure.what.defaultValue) ?? MeasureSelection(kinds: [.response])
+    public static let `default` = MeasureSelection(argument: Parameters.Measure.what.defaultValue) ?? MeasureSelection(kinds: [.response])
 
-    init(kinds: [Kind]) { self.kinds = Array(Set(kinds)).sorted() }
+    public init(kinds: [Kind]) { self.kinds = Array(Set(kinds)).sorted() }
 
-    init?(argument: String) {
+    public init?(argument: String) {
         var kinds: [Kind] = []
         for name in argument.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
@@ -46,12 +46,12 @@ struct MeasureSelection: Equatable {
         self.init(kinds: kinds)
     }
 
-    var defaultValueDescription: String { kinds.map(\.rawValue).joined(separator: ",") }
-    static var allValueStrings: [String] { Kind.allCases.map(\.rawValue) + ["all"] }
+    public var defaultValueDescription: String { kinds.map(\.rawValue).joined(separator: ",") }
+    public static var allValueStrings: [String] { Kind.allCases.map(\.rawValue) + ["all"] }
 
-    func contains(_ kind: Kind) -> Bool { kinds.contains(kind) }
+    public func contains(_ kind: Kind) -> Bool { kinds.contains(kind) }
 
     /// Whether only `midi` is asked for: nothing goes through an audio chain,
     /// so `out` need not be connected and the sweep and tone are not analysed.
-    var isMIDIOnly: Bool { kinds == [.midi] }
+    public var isMIDIOnly: Bool { kinds == [.midi] }
 }

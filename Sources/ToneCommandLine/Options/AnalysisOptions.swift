@@ -3,26 +3,28 @@ import ToneCore
 import ToneDSP
 
 /// How the input is analysed and reported.
-struct AnalysisOptions: ParsableArguments {
+public struct AnalysisOptions: ParsableArguments {
+    public init() {}
+
     @Option(Parameters.fftSize, parsing: .unconditional)
-    var fftSize: Int
+    public var fftSize: Int
 
     @Option(Parameters.hop, parsing: .unconditional)
-    var hop: Int
+    public var hop: Int
 
     @Option(name: Parameters.band.optionName, parsing: .unconditional, help: Parameters.band.argumentHelp)
-    var band: FrequencyBand?
+    public var band: FrequencyBand?
 
     @Option(Parameters.snrMin, parsing: .unconditional)
-    var snrMin: Double
+    public var snrMin: Double
 
     @Option(Parameters.tones, parsing: .unconditional)
-    var tones: Int
+    public var tones: Int
 
     @Flag(help: "One JSON object per report on stdout.")
-    var json = false
+    public var json = false
 
-    func apply(to settings: inout NodeSettings) {
+    public func apply(to settings: inout NodeSettings) {
         settings.fftSize = fftSize
         settings.hopFrames = hop
         settings.lowHz = band?.lowHz ?? Parameters.band.defaultValue
@@ -32,9 +34,9 @@ struct AnalysisOptions: ParsableArguments {
     }
 
     /// Whether reports list every tone (`--tones` above 1).
-    var listsTones: Bool { tones > 1 }
+    public var listsTones: Bool { tones > 1 }
 
-    func validate() throws {
+    public func validate() throws {
         try NodeSettings.validate([.fftSize, .hop, .band, .snrMin, .tones], apply)
     }
 }

@@ -3,16 +3,16 @@ import ToneCore
 import ToneDSP
 
 /// A frequency band written `LO:HI` in Hz.
-struct FrequencyBand: ExpressibleByArgument {
-    var lowHz: Double
-    var highHz: Double
+public struct FrequencyBand: ExpressibleByArgument {
+    public var lowHz: Double
+    public var highHz: Double
 
-    init?(argument: String) {
+    public init?(argument: String) {
         let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let low = Double(parts[0]), let high = Double(parts[1]) else { return nil }
         lowHz = low
         highHz = high
     }
 
-    static var defaultValueDescription: String { "\(format(Parameters.band.defaultValue)):Nyquist" }
+    public static var defaultValueDescription: String { "\(format(Parameters.band.defaultValue)):Nyquist" }
 }

@@ -8,52 +8,60 @@ import ToneDSP
 /// the side they have a port for only with `--profile cable` is refused
 /// otherwise by `NodeSettings.validate`, the one home of the rule, in words
 /// ("--connect-in does not apply: this command has no `in` port").
-struct JackOptions: ParsableArguments, JackPlacement {
-    @OptionGroup var client: JackClientOptions
-    @OptionGroup var input: JackInputOptions
-    @OptionGroup var output: JackOutputOptions
-    @OptionGroup var metadata: JackMetadataOption
+public struct JackOptions: ParsableArguments, JackPlacement {
+    public init() {}
 
-    var connectIn: [String] { input.connectIn }
-    var connectOut: [String] { output.connectOut }
+    @OptionGroup public var client: JackClientOptions
+    @OptionGroup public var input: JackInputOptions
+    @OptionGroup public var output: JackOutputOptions
+    @OptionGroup public var metadata: JackMetadataOption
+
+    public var connectIn: [String] { input.connectIn }
+    public var connectOut: [String] { output.connectOut }
 }
 
 /// `send`: it has an `out`, and an `in` only with `--profile cable` (the
 /// return path of a session), so `--connect-in` is listed and refused by
 /// `NodeSettings.validate` with any other profile.
-struct JackSendOptions: ParsableArguments, JackPlacement {
-    @OptionGroup var client: JackClientOptions
-    @OptionGroup var output: JackOutputOptions
-    @OptionGroup var input: JackInputOptions
-    @OptionGroup var metadata: JackMetadataOption
+public struct JackSendOptions: ParsableArguments, JackPlacement {
+    public init() {}
 
-    var connectIn: [String] { input.connectIn }
-    var connectOut: [String] { output.connectOut }
+    @OptionGroup public var client: JackClientOptions
+    @OptionGroup public var output: JackOutputOptions
+    @OptionGroup public var input: JackInputOptions
+    @OptionGroup public var metadata: JackMetadataOption
+
+    public var connectIn: [String] { input.connectIn }
+    public var connectOut: [String] { output.connectOut }
 }
 
 /// `receive`: it has an `in`, and an `out` only with `--profile cable` (where
 /// it answers a session), so `--connect-out` is listed and refused by
 /// `NodeSettings.validate` with any other profile.
-struct JackReceiveOptions: ParsableArguments, JackPlacement {
-    @OptionGroup var client: JackClientOptions
-    @OptionGroup var input: JackInputOptions
-    @OptionGroup var output: JackOutputOptions
-    @OptionGroup var metadata: JackMetadataOption
+public struct JackReceiveOptions: ParsableArguments, JackPlacement {
+    public init() {}
 
-    var connectIn: [String] { input.connectIn }
-    var connectOut: [String] { output.connectOut }
+    @OptionGroup public var client: JackClientOptions
+    @OptionGroup public var input: JackInputOptions
+    @OptionGroup public var output: JackOutputOptions
+    @OptionGroup public var metadata: JackMetadataOption
+
+    public var connectIn: [String] { input.connectIn }
+    public var connectOut: [String] { output.connectOut }
 }
 
 /// The client every command opens: its name and the server.
-struct JackClientOptions: ParsableArguments {
+public struct JackClientOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: [.customShort("n"), .long], help: "JACK client name (JACK may append -01 if it is taken).")
-    var name = "tonenode"
+    public var name = "tonenode"
 
     @Option(name: [.customShort("s"), .long],
             help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
-    var server: String?
+    public var server: String?
 
-    func validate() throws {
+    public func validate() throws {
         guard !name.isEmpty, name.utf8.count <= 63 else {
             throw ValidationError("--name must be 1 to 63 bytes long")
         }
@@ -61,24 +69,30 @@ struct JackClientOptions: ParsableArguments {
 }
 
 /// Connections to our `in`.
-struct JackInputOptions: ParsableArguments {
+public struct JackInputOptions: ParsableArguments {
+    public init() {}
+
     @Option(Parameters.connectIn)
-    var connectIn: [String]
+    public var connectIn: [String]
 }
 
 /// Connections from our `out`.
-struct JackOutputOptions: ParsableArguments {
+public struct JackOutputOptions: ParsableArguments {
+    public init() {}
+
     @Option(Parameters.connectOut)
-    var connectOut: [String]
+    public var connectOut: [String]
 }
 
-struct JackMetadataOption: ParsableArguments {
+public struct JackMetadataOption: ParsableArguments {
+    public init() {}
+
     @Flag(help: "Set no JACK metadata (pretty names). Metadata calls are bounded anyway (a store that does not answer within 1 s is one warning line); this skips them.")
-    var noMetadata = false
+    public var noMetadata = false
 }
 
 /// What every JACK option group gives a command: the settings it places.
-protocol JackPlacement {
+public protocol JackPlacement {
     var client: JackClientOptions { get }
     var metadata: JackMetadataOption { get }
     var connectIn: [String] { get }
@@ -86,17 +100,17 @@ protocol JackPlacement {
 }
 
 extension JackPlacement {
-    var name: String { client.name }
-    var server: String? { client.server }
-    var noMetadata: Bool { metadata.noMetadata }
+    public var name: String { client.name }
+    public var server: String? { client.server }
+    public var noMetadata: Bool { metadata.noMetadata }
 
-    func apply(to settings: inout NodeSettings) {
+    public func apply(to settings: inout NodeSettings) {
         settings.usesMetadata = !noMetadata
         place(&settings)
     }
 
     /// Name, server and connections, for any client a command opens.
-    func place<Settings: ClientPlacement>(_ settings: inout Settings) {
+    public func place<Settings: ClientPlacement>(_ settings: inout Settings) {
         settings.clientName = name
         settings.serverName = server
         settings.connectIn = connectIn

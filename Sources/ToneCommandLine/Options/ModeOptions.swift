@@ -5,11 +5,13 @@ import ToneDSP
 extension AnalysisMode: ExpressibleByArgument {}
 
 /// `--mode tone|pitch`: what the analysis reports.
-struct ModeOptions: ParsableArguments {
-    @Option(Parameters.mode)
-    var mode: AnalysisMode
+public struct ModeOptions: ParsableArguments {
+    public init() {}
 
-    func apply(to settings: inout NodeSettings, band: FrequencyBand?, tuning: TuningOptions) {
+    @Option(Parameters.mode)
+    public var mode: AnalysisMode
+
+    public func apply(to settings: inout NodeSettings, band: FrequencyBand?, tuning: TuningOptions) {
         settings.mode = mode
         settings.a4Hz = tuning.a4
         if mode == .pitch, let band {

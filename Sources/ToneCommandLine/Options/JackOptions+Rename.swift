@@ -6,13 +6,13 @@ extension JackPlacement {
     /// - Parameters:
     ///   - actualName: the name JACK gave the client.
     ///   - connectMidi: `run --connect-midi`, which also lands on our own port.
-    func renameWarnings(actualName: String, connectMidi: [String] = []) -> [String] {
+    public func renameWarnings(actualName: String, connectMidi: [String] = []) -> [String] {
         Self.renameWarnings(requested: name, actual: actualName,
                             connections: connectIn.map { ("--connect-in", $0) } + connectOut.map { ("--connect-out", $0) }
                                 + connectMidi.map { ("--connect-midi", $0) })
     }
 
-    static func renameWarnings(requested: String, actual: String, connections: [(flag: String, port: String)]) -> [String] {
+    public static func renameWarnings(requested: String, actual: String, connections: [(flag: String, port: String)]) -> [String] {
         guard requested != actual else { return [] }
         return connections.filter { $0.port.hasPrefix(requested + ":") }.map {
             "warning: JACK named this client '\(actual)' ('\(requested)' is taken), so \($0.flag) \($0.port) "
