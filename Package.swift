@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ToneJack", targets: ["ToneJack"]),
         .library(name: "ToneEngine", targets: ["ToneEngine"]),
         .library(name: "ToneCommandLine", targets: ["ToneCommandLine"]),
+        .library(name: "ToneFileCommands", targets: ["ToneFileCommands"]),
         // Seeded noise and channel models shared by the unit tests and the benchmarks.
         .library(name: "ToneTestSupport", targets: ["ToneTestSupport"]),
         // The charts (SVG), for the benchmarks' plots.
@@ -74,14 +75,22 @@ let package = Package(
         // unloaded; each load and unload lost its caches, 120 KB a cycle under ASan).
         .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"], swiftSettings: optimizedInDebug,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
-        // The command line's option groups, JACK-free: no ToneJack, no ToneEngine.
+        // The command line's option groups and output formatters (reports, messages,
+        // JSON lines, plots, the console), JACK-free: no ToneJack, no ToneEngine.
         .target(name: "ToneCommandLine", dependencies: [
-            "ToneCore", "ToneDSP", "ToneModem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ToneCore", "ToneDSP", "ToneModem", "ToneAudioFile", "TonePlot", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // The offline commands (analyze, encode, decode): files in, files or lines out.
+        // No ToneJack, no ToneEngine among its dependencies, so the build refuses an import of them.
+        .target(name: "ToneFileCommands", dependencies: [
+            "ToneCommandLine", "ToneCore", "ToneDSP", "ToneModem", "ToneAudioFile", "TonePlot",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneCommandLine", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
+                "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneCommandLine", "ToneFileCommands", "ToneJack", "ToneEngine",
+                "TonePlot", "ToneOSC", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -94,7 +103,7 @@ let package = Package(
         .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneModem", "ToneJack", "ToneTestSupport"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
-        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneModem", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
+        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneCommandLine", "ToneFileCommands", "ToneDSP", "ToneModem", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
                                                    "ToneTestSupport"]),
         // What the end-to-end tests share: the one process runner (LiveCommand,
         // runCommand), the one configurable JACK test peer (JackPeer and its

@@ -5,8 +5,8 @@ import ToneCommandLine
 import ToneCore
 import ToneDSP
 
-struct AnalyzeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct AnalyzeCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "analyze",
         abstract: "Run the tone or pitch detector on an audio file (WAV, FLAC, AIFF, Ogg … at any rate).",
         discussion: """
@@ -29,12 +29,14 @@ struct AnalyzeCommand: ParsableCommand {
                                valueName: "file.svg"))
     var plot: String?
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         guard channel >= 1 else { throw ValidationError("--channel counts from 1") }
         if let plot { try PlotOption.validate(plot) }
     }
 
-    func run() throws {
+    public func run() throws {
         Denormals.flushToZeroOnThisThread()
         let reader = try AudioFileReader(path: file)
         var settings = NodeSettings()

@@ -12,26 +12,26 @@ import Synchronization
 /// SIGPIPE is ignored (ToneNodeCommand), so a closed pipe is an error code here.
 ///
 /// Thread ownership: any thread; each line is one `write` loop.
-enum Console {
+public enum Console {
     /// 0 while stdout works; else the exit status it asks for (141 or 1).
     private static let failureStatus = Atomic<Int32>(0)
     private static let stopOnFailure = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// The exit status stdout's failure asks for (nil: none failed).
-    static var outputFailureStatus: Int32? {
+    public static var outputFailureStatus: Int32? {
         let status = failureStatus.load(ordering: .acquiring)
         return status == 0 ? nil : status
     }
 
     /// What to call when stdout fails (a node's stop request).
-    static func onOutputFailure(_ stop: @escaping @Sendable () -> Void) {
+    public static func onOutputFailure(_ stop: @escaping @Sendable () -> Void) {
         stopOnFailure.withLock { $0 = stop }
     }
 
-    static func out(_ line: String) { outText(line + "\n") }
+    public static func out(_ line: String) { outText(line + "\n") }
 
     /// Writes `text` as it is (the live view's escape sequences).
-    static func outText(_ text: String) {
+    public static func outText(_ text: String) {
         guard failureStatus.load(ordering: .acquiring) == 0 else { return }
         let code = write(text, to: STDOUT_FILENO)
         guard code != 0 else { return }
@@ -40,7 +40,7 @@ enum Console {
 
     /// Stdout failed with `code` (from any writer of it: `LineWriter` too):
     /// the first failure sets the status, says so (not for EPIPE) and stops.
-    static func outputFailed(errno code: Int32) {
+    public static func outputFailed(errno code: Int32) {
         let status: Int32 = code == EPIPE ? 141 : 1
         guard failureStatus.compareExchange(expected: 0, desired: status, ordering: .acquiringAndReleasing).exchanged
         else { return }
@@ -49,11 +49,11 @@ enum Console {
         stop()
     }
 
-    static func err(_ line: String) { errText("tonenode: " + line + "\n") }
+    public static func err(_ line: String) { errText("tonenode: " + line + "\n") }
 
     /// Writes `text` to stderr as it is (the control prompt). A failing
     /// stderr has nowhere to be reported: it is ignored.
-    static func errText(_ text: String) {
+    public static func errText(_ text: String) {
         _ = write(text, to: STDERR_FILENO)
     }
 

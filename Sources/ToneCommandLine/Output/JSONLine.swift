@@ -8,9 +8,9 @@ import Foundation
 /// lines, and `JSONEncoder` would neither keep the order nor the number
 /// styles the output has always had). Nothing here checks for duplicate keys:
 /// the callers are the formatters, each with a fixed list of fields.
-struct JSONLine: CustomStringConvertible {
+public struct JSONLine: CustomStringConvertible {
     /// How a `Double` is spelled. A nil or non-finite value is `null` in every style.
-    enum NumberStyle {
+    public enum NumberStyle: Sendable {
         /// Swift's shortest round-tripping form (`440.0`, `1e-05`): the reports.
         case shortest
         /// A fixed number of decimals (`%.4f`): the decoded messages.
@@ -21,20 +21,20 @@ struct JSONLine: CustomStringConvertible {
     private var body = "{"
 
     /// Room for a report line up front, so adding fields does not regrow it.
-    init() { body.reserveCapacity(192) }
+    public init() { body.reserveCapacity(192) }
 
     /// `{…}`, the line without its newline.
-    var description: String { body + "}" }
+    public var description: String { body + "}" }
 
     // MARK: - Fields
 
     /// A string field; `null` when `value` is nil.
-    mutating func add(_ key: String, _ value: String?) {
+    public mutating func add(_ key: String, _ value: String?) {
         append(key, value.map(Self.quoted) ?? "null")
     }
 
     /// A number field; `null` when `value` is nil, NaN or infinite.
-    mutating func add(_ key: String, _ value: Double?, _ style: NumberStyle = .shortest) {
+    public mutating func add(_ key: String, _ value: Double?, _ style: NumberStyle = .shortest) {
         if case .shortest = style, let value, value.isFinite {
             // Written in place: the text `number` gives, without a string of its own.
             appendKey(key)
@@ -44,31 +44,31 @@ struct JSONLine: CustomStringConvertible {
         append(key, Self.number(value, style))
     }
 
-    mutating func add(_ key: String, _ value: Int) {
+    public mutating func add(_ key: String, _ value: Int) {
         append(key, String(value))
     }
 
     /// An integer field; `null` when `value` is nil.
-    mutating func add(_ key: String, _ value: Int?) {
+    public mutating func add(_ key: String, _ value: Int?) {
         append(key, value.map { String($0) } ?? "null")
     }
 
-    mutating func add(_ key: String, _ value: Bool) {
+    public mutating func add(_ key: String, _ value: Bool) {
         append(key, value ? "true" : "false")
     }
 
     /// An array of objects: `"key":[{…},{…}]`.
-    mutating func add(_ key: String, _ objects: [JSONLine]) {
+    public mutating func add(_ key: String, _ objects: [JSONLine]) {
         append(key, "[" + objects.map(\.description).joined(separator: ",") + "]")
     }
 
     /// A nested object: `"key":{…}`.
-    mutating func add(_ key: String, _ object: JSONLine) {
+    public mutating func add(_ key: String, _ object: JSONLine) {
         append(key, object.description)
     }
 
     /// An array of numbers: `"key":[1.0,null,…]`.
-    mutating func add(_ key: String, _ numbers: [Double], _ style: NumberStyle = .shortest) {
+    public mutating func add(_ key: String, _ numbers: [Double], _ style: NumberStyle = .shortest) {
         append(key, "[" + numbers.map { Self.number($0, style) }.joined(separator: ",") + "]")
     }
 
@@ -89,7 +89,7 @@ struct JSONLine: CustomStringConvertible {
     // MARK: - Values
 
     /// A JSON number, or `null` for nil and anything non-finite (JSON has no NaN or infinity).
-    static func number(_ value: Double?, _ style: NumberStyle = .shortest) -> String {
+    public static func number(_ value: Double?, _ style: NumberStyle = .shortest) -> String {
         guard let value, value.isFinite else { return "null" }
         switch style {
         case .shortest: return value.description   // the same text as "\(value)", without an interpolation buffer
@@ -101,14 +101,14 @@ struct JSONLine: CustomStringConvertible {
     /// JavaScript: quote, backslash and control characters escaped, DEL and
     /// U+2028/U+2029 (line breaks to JavaScript) as `\u` escapes; the rest,
     /// `/` and non-ASCII included, as it is.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         "\"" + oneLine(text, forJSON: true) + "\""
     }
 
     /// `text` kept on one line: line breaks, tabs and other control
     /// characters as backslash escapes. `forJSON` also escapes the quote and
     /// the backslash, and U+2028/U+2029; for people they stay as they are.
-    static func oneLine(_ text: String, forJSON: Bool) -> String {
+    public static func oneLine(_ text: String, forJSON: Bool) -> String {
         // Most text (every key, most values) is printable ASCII with nothing
         // to escape: it is returned as it is, without a scalar-by-scalar copy.
         let isPlain = { (byte: UInt8) in

@@ -5,9 +5,9 @@ import ToneModem
 /// How decoded messages are printed: one line each, human or JSON.
 /// `timeOffsetSeconds` is added to the message's time (a live node's clock
 /// continues across server restarts).
-enum MessageFormatter {
+public enum MessageFormatter {
     /// One line; with `channel` (from 1, a node with several inputs) it starts with `[in_K] `.
-    static func human(_ event: ModemEvent, channel: Int? = nil, timeOffsetSeconds: Double = 0) -> String {
+    public static func human(_ event: ModemEvent, channel: Int? = nil, timeOffsetSeconds: Double = 0) -> String {
         (channel.map { "[in_\($0)] " } ?? "") + untagged(event, timeOffsetSeconds: timeOffsetSeconds)
     }
 
@@ -31,7 +31,7 @@ enum MessageFormatter {
 
     /// One JSON object; `channel` (from 1, a node with several inputs) comes first.
     /// Times and SNR have four decimals, `null` when not finite.
-    static func json(_ event: ModemEvent, channel: Int? = nil, timeOffsetSeconds: Double = 0) -> String {
+    public static func json(_ event: ModemEvent, channel: Int? = nil, timeOffsetSeconds: Double = 0) -> String {
         var line = JSONLine()
         if let channel { line.add("channel", channel) }
         switch event {
@@ -69,14 +69,14 @@ enum MessageFormatter {
     }
 
     /// A cable message's line after its time: profile, SNR, the text or base64.
-    static func cableHuman(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double) -> String {
+    public static func cableHuman(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double) -> String {
         let body = String(validating: bytes, as: UTF8.self).map { JSONLine.oneLine($0, forJSON: false) }
             ?? "base64:" + Data(bytes).base64EncodedString()
         return String(format: "%10.3f s  cable  snr %5.1f dB  ", timeSeconds, snrDB) + body
     }
 
     /// A cable message's JSON fields after `time_s`.
-    static func addCable(_ bytes: [UInt8], snrDB: Double, frames: Int, to line: inout JSONLine) {
+    public static func addCable(_ bytes: [UInt8], snrDB: Double, frames: Int, to line: inout JSONLine) {
         if let text = String(validating: bytes, as: UTF8.self) { line.add("text", text) }
         line.add("base64", Data(bytes).base64EncodedString())
         line.add("profile", "cable")

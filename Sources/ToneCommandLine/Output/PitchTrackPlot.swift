@@ -3,23 +3,23 @@ import ToneDSP
 import TonePlot
 
 /// `analyze --mode pitch --plot`: the pitch of each hop over time, below the file's spectrum and spectrogram.
-enum PitchTrackPlot {
+public enum PitchTrackPlot {
     /// One hop's pitch, at the centre of its window; nil frequency where the detector heard no pitch.
-    struct Point {
+    public struct Point {
         var timeSeconds: Double
         var frequencyHz: Double?
         var noteName: String?
     }
 
     /// The hop's reading placed at its window's centre (a report's time is its window's end).
-    static func point(_ report: ToneReport, windowSeconds: Double) -> Point {
+    public static func point(_ report: ToneReport, windowSeconds: Double) -> Point {
         Point(timeSeconds: report.timeSeconds - windowSeconds / 2, frequencyHz: report.reading.frequencyHz,
               noteName: report.pitch?.noteName)
     }
 
     /// Draws the track into `box` on `timeAxis` (the spectrogram's, so the two line up): a log-frequency axis around the pitches heard (a semitone of room
     /// either side), a break in the line where there was no pitch, the median pitch in the title.
-    static func draw(_ track: [Point], timeAxis: Axis, name: String, a4Hz: Double, into writer: inout SVGWriter,
+    public static func draw(_ track: [Point], timeAxis: Axis, name: String, a4Hz: Double, into writer: inout SVGWriter,
                      box: SVGWriter.Box) {
         let heard = track.compactMap(\.frequencyHz).filter { $0 > 0 && $0.isFinite }.sorted()
         let low = (heard.first ?? 100) / pow(2, 1.0 / 12), high = (heard.last ?? 1000) * pow(2, 1.0 / 12)
@@ -39,7 +39,7 @@ enum PitchTrackPlot {
 
     /// A gridline on every note; labelled ("A3 220") on every natural note over up to two octaves,
     /// on every C and A beyond.
-    static func noteTicks(from lowHz: Double, to highHz: Double, a4Hz: Double) -> [Axis.Tick] {
+    public static func noteTicks(from lowHz: Double, to highHz: Double, a4Hz: Double) -> [Axis.Tick] {
         let temperament = EqualTemperament(a4Hz: a4Hz)
         guard let low = temperament.midiNote(frequencyHz: lowHz), let high = temperament.midiNote(frequencyHz: highHz),
               high > low else { return [] }

@@ -6,8 +6,8 @@ import ToneAudioFile
 import TonePlot
 
 /// `--plot FILE.svg`: checked before anything runs, written in one go.
-enum PlotOption {
-    static func validate(_ path: String) throws {
+public enum PlotOption {
+    public static func validate(_ path: String) throws {
         guard path.lowercased().hasSuffix(".svg") else {
             throw ValidationError("--plot writes SVG: give a file name ending in .svg, not '\(path)'")
         }
@@ -16,7 +16,7 @@ enum PlotOption {
         try OutputFileProblem.requireWritable(path: path)
     }
 
-    static func write(_ svg: String, to path: String) throws {
+    public static func write(_ svg: String, to path: String) throws {
         do {
             try svg.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
@@ -27,8 +27,8 @@ enum PlotOption {
 }
 
 /// The frequency response of a measured chain, on a log-frequency axis.
-enum ResponsePlot {
-    static func svg(_ m: ChainMeasurement) -> String {
+public enum ResponsePlot {
+    public static func svg(_ m: ChainMeasurement) -> String {
         let gains = m.response.map(\.gainDB).filter(\.isFinite)
         let high = max(6, ((gains.max() ?? 0) / 6).rounded(.up) * 6 + 3)
         let low = min(-24, ((gains.min() ?? 0) / 6).rounded(.down) * 6 - 3)
@@ -44,8 +44,8 @@ enum ResponsePlot {
 }
 
 /// `analyze --plot`: the file's average spectrum above its spectrogram (above the pitch track with `--mode pitch`).
-enum FilePlot {
-    static func svg(samples: [Float], sampleRateHz: Double, name: String, pitchTrack: [PitchTrackPlot.Point]? = nil,
+public enum FilePlot {
+    public static func svg(samples: [Float], sampleRateHz: Double, name: String, pitchTrack: [PitchTrackPlot.Point]? = nil,
                     a4Hz: Double = 440) -> String? {
         guard let spectrumSize = SpectrumEstimate.fftSize(for: samples.count, limit: 16384),
               let imageSize = SpectrumEstimate.fftSize(for: samples.count, limit: 2048) else { return nil }
@@ -100,7 +100,7 @@ enum FilePlot {
 
 extension PlotOption {
     /// `dir/name.svg` → `dir/name-suffix.svg`: the picture of a second measurement next to the first.
-    static func sibling(of path: String, named suffix: String) -> String {
+    public static func sibling(of path: String, named suffix: String) -> String {
         String(path.dropLast(4)) + "-" + suffix + ".svg"
     }
 }

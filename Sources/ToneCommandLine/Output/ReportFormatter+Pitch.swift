@@ -3,14 +3,14 @@ import ToneDSP
 
 extension ReportFormatter {
     /// `"note":"E2"|null,"cents":…|null` in pitch mode; nothing in tone mode.
-    static func addPitchFields(_ report: ToneReport, to line: inout JSONLine) {
+    public static func addPitchFields(_ report: ToneReport, to line: inout JSONLine) {
         guard let pitch = report.pitch else { return }
         line.add("note", pitch.noteName)
         line.add("cents", pitch.cents)
     }
 
     /// `   1.234 s    82.4069 Hz   E2    +0.01 cents   -12.3 dBFS   SNR 30.0 dB`, or `no pitch`.
-    static func humanPitch(_ report: ToneReport, _ pitch: PitchReading, channel: Int? = nil) -> String {
+    public static func humanPitch(_ report: ToneReport, _ pitch: PitchReading, channel: Int? = nil) -> String {
         let r = report.reading
         let time = timeColumn(report, channel: channel)
         if r.invalidInput { return "\(time)   invalid input (NaN or Inf)" }

@@ -2,12 +2,12 @@ import Foundation
 import ToneDSP
 
 /// Turns reports into lines: one JSON object, or a line for people.
-enum ReportFormatter {
+public enum ReportFormatter {
     /// `{"time_s":…,"freq_hz":…|null,"level_dbfs":…|null,"snr_db":…|null,"rms_dbfs":…|null,"invalid":false}`;
     /// with `channel` (a node with several inputs), `"channel":K` (from 1) follows `time_s`;
     /// with `listTones` (`--tones` above 1) also `"tones":[{"freq_hz":…,"level_dbfs":…,"snr_db":…},…]`,
     /// strongest first (the top-level fields are the first tone's; `[]` with no tone).
-    static func json(_ report: ToneReport, channel: Int? = nil, listTones: Bool = false) -> String {
+    public static func json(_ report: ToneReport, channel: Int? = nil, listTones: Bool = false) -> String {
         let r = report.reading
         var line = JSONLine()
         line.add("time_s", report.timeSeconds)
@@ -36,7 +36,7 @@ enum ReportFormatter {
 
     /// One line per report; with `listTones` and more than one tone, the
     /// further tones follow on lines of their own, indented under the first.
-    static func human(_ report: ToneReport, channel: Int? = nil, listTones: Bool) -> String {
+    public static func human(_ report: ToneReport, channel: Int? = nil, listTones: Bool) -> String {
         let line = human(report, channel: channel)
         guard listTones, report.reading.tones.count > 1 else { return line }
         let further = report.reading.tones.dropFirst().map { tone in
@@ -46,13 +46,13 @@ enum ReportFormatter {
         return ([line] + further).joined(separator: "\n")
     }
 
-    static func human(_ report: ToneReport, channel: Int? = nil) -> String {
+    public static func human(_ report: ToneReport, channel: Int? = nil) -> String {
         let line = humanReading(report, channel: channel)
         // A window from before the connections took effect: shown, but marked.
         return report.settled ? line : line + "   (settling)"
     }
 
-    static func humanReading(_ report: ToneReport, channel: Int?) -> String {
+    public static func humanReading(_ report: ToneReport, channel: Int?) -> String {
         // Silence because nothing feeds the input: say that, not "no tone".
         if report.unconnected { return timeColumn(report, channel: channel) + "   in: not connected" }
         if let pitch = report.pitch { return humanPitch(report, pitch, channel: channel) }
@@ -66,12 +66,12 @@ enum ReportFormatter {
     }
 
     /// `     1.234 s`, with `  ch K` on a node with several inputs: the first column of every human line.
-    static func timeColumn(_ report: ToneReport, channel: Int?) -> String {
+    public static func timeColumn(_ report: ToneReport, channel: Int?) -> String {
         String(format: "%10.3f s", report.timeSeconds) + (channel.map { "  ch \($0)" } ?? "")
     }
 
     /// `(window -42.0 dBFS)` or `(silence)`: what a line with nothing detected shows.
-    static func windowLevel(_ reading: ToneReading) -> String {
+    public static func windowLevel(_ reading: ToneReading) -> String {
         reading.rmsDBFS.map { String(format: "(window %.1f dBFS)", $0) } ?? "(silence)"
     }
 }

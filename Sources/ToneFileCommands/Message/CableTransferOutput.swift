@@ -1,6 +1,7 @@
 import Foundation
 import ToneDSP
 import ToneModem
+import ToneCommandLine
 
 /// What `receive --profile cable` (and `decode` of a recording of it) makes
 /// of each cable transmission that ended: segments of a transfer go to a
@@ -10,13 +11,13 @@ import ToneModem
 /// `encode --profile cable` played) is a message of its own; a session's
 /// control transmission (a probe, an answer… in a recording of a session)
 /// is none, counted and said.
-struct CableTransferOutput {
-    let json: Bool
+public struct CableTransferOutput {
+    public let json: Bool
     /// Say each segment, loss and foreign segment on stderr as it comes (`receive`); `decode` says one line at the end.
-    let progress: Bool
+    public let progress: Bool
     /// Where those lines go (`run` with a live view: above it).
-    let diagnostics: @Sendable (String) -> Void
-    private(set) var assembler = CableTransferAssembler()
+    public let diagnostics: @Sendable (String) -> Void
+    public private(set) var assembler = CableTransferAssembler()
     private var startSeconds: Double?
     private var snrSumDB = 0.0
     /// Transmissions heard in all (any transfer, lost ones too).
@@ -24,36 +25,36 @@ struct CableTransferOutput {
     /// A session's control transmissions heard (probe, poll, answer, closing word): not messages.
     private(set) var controlTransmissions = 0
 
-    init(json: Bool, progress: Bool = true, diagnostics: @escaping @Sendable (String) -> Void = { Console.err($0) }) {
+    public init(json: Bool, progress: Bool = true, diagnostics: @escaping @Sendable (String) -> Void = { Console.err($0) }) {
         self.json = json
         self.progress = progress
         self.diagnostics = diagnostics
     }
 
     /// A whole file or a plain message, to print or write.
-    struct Delivery {
-        let bytes: [UInt8]
+    public struct Delivery {
+        public let bytes: [UInt8]
         /// The line `receive` prints for it on stdout.
-        let line: String
-        let summary: String
+        public let line: String
+        public let summary: String
     }
 
     /// One line for the transfer followed when it is not whole (nil when none is).
-    var incompleteSummary: String? { assembler.incompleteSummary }
+    public var incompleteSummary: String? { assembler.incompleteSummary }
 
     /// Seconds `receive -o` waits, after a transfer left incomplete, for another cable transmission
     /// (a segment lasts about 3 s, and the next one follows at once).
-    static let idleSeconds = 10.0
+    public static let idleSeconds = 10.0
 
     /// The line `receive` ends with when it has one: a transfer left incomplete, or (nothing
     /// delivered, no signal stopped it) no cable transmission heard at all.
-    func endLine(delivered: Int, signalled: Bool) -> String? {
+    public func endLine(delivered: Int, signalled: Bool) -> String? {
         if let incompleteSummary { return incompleteSummary }
         return heard == 0 && delivered == 0 && !signalled ? "no cable transmission found" : nil
     }
 
     /// Takes one transmission; returns what it completed.
-    mutating func take(_ reception: CableReception, timeSeconds: Double) -> Delivery? {
+    public mutating func take(_ reception: CableReception, timeSeconds: Double) -> Delivery? {
         heard += 1
         let time = String(format: "%.3f s: ", timeSeconds)
         if let control = CableSessionMessage.control(in: reception) {
@@ -112,7 +113,7 @@ struct CableTransferOutput {
         if progress { diagnostics(line) }
     }
 
-    func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {
+    public func delivery(_ bytes: [UInt8], timeSeconds: Double, snrDB: Double, frames: Int, summary: String) -> Delivery {
         let line: String
         if json {
             var object = JSONLine()

@@ -2,6 +2,7 @@ import Foundation
 import ToneAudioFile
 import ToneDSP
 import ToneModem
+import ToneCommandLine
 
 extension DecodeCommand {
     /// Decodes the file's cable transmissions: one message (`encode --profile
@@ -76,7 +77,7 @@ extension DecodeCommand {
     }
 
     /// `bytes` into the file at `path`, replacing it; one line when that fails.
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    public static func write(_ bytes: [UInt8], to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw ModemCommandError("cannot write \(path)")
         }

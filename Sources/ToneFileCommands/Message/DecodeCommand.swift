@@ -2,9 +2,10 @@ import ArgumentParser
 import ToneAudioFile
 import ToneDSP
 import ToneModem
+import ToneCommandLine
 
-struct DecodeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct DecodeCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "decode",
         abstract: "Print the messages sent as tones in an audio file (WAV, FLAC, AIFF, Ogg … at any rate).",
         discussion: """
@@ -37,12 +38,14 @@ struct DecodeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Channel to decode, counting from 1.", valueName: "k"))
     var channel = 1
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         guard channel >= 1 else { throw ValidationError("--channel counts from 1") }
         if let output { try OutputFileProblem.requireWritable(path: output) }
     }
 
-    func run() throws {
+    public func run() throws {
         var reader = try AudioFileReader(path: file)
         if let profile, let problem = profile.problem(sampleRateHz: reader.sampleRateHz) {
             throw ModemCommandError("\(file): \(problem)")

@@ -2,6 +2,7 @@ import Foundation
 import ToneAudioFile
 import ToneDSP
 import ToneModem
+import ToneCommandLine
 
 extension EncodeCommand {
     /// `encode --profile cable`: the whole message as one cable transmission, any length.

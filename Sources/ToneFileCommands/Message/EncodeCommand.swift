@@ -6,10 +6,10 @@ import ToneCore
 import ToneDSP
 import ToneModem
 
-struct EncodeCommand: ParsableCommand {
+public struct EncodeCommand: ParsableCommand {
     private typealias Message = Parameters.Message
 
-    static let configuration = CommandConfiguration(
+    public static let configuration = CommandConfiguration(
         commandName: "encode",
         abstract: "Write a message as tones into an audio file (WAV, FLAC, AIFF or Ogg, by its extension).",
         discussion: """
@@ -38,7 +38,9 @@ struct EncodeCommand: ParsableCommand {
     @Option(Message.level, parsing: .unconditional)
     var level: Double
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         guard AudioFileFormat(path: output) != nil else {
             throw ValidationError("--output \(output): name the format with its extension: \(AudioFileFormat.extensionList)")
         }
@@ -51,7 +53,7 @@ struct EncodeCommand: ParsableCommand {
         try Transmission.validate(levelDBFS: level, Message.level)
     }
 
-    func run() throws {
+    public func run() throws {
         guard case .tones(let profile) = profile else { return try runCable() }
         let message = try input.read()
         let modulator = try ModemModulator(profile: profile, sampleRateHz: Double(rate),
@@ -63,22 +65,5 @@ struct EncodeCommand: ParsableCommand {
         let frames = max(1, (message.count + 31) / 32)
         Console.err(String(format: "wrote %@: %d bytes in %d frame(s), profile %@, %.3f s of airtime",
                            output, message.count, frames, profile.rawValue, modulator.airtimeSeconds(messageBytes: message.count)))
-    }
-}
-
-/// A runtime failure of encode/decode, printed as one line.
-struct ModemCommandError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-
-    /// `body`'s result; a cable modulator's refusal to set up
-    /// (`CableModulator.SetupError`: a rate or plan the cable cannot use) becomes
-    /// this error, its sentence unchanged.
-    static func cableSetup<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as CableModulator.SetupError {
-            throw ModemCommandError(error.description)
-        }
     }
 }

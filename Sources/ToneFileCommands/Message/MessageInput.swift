@@ -7,14 +7,16 @@ import ToneModem
 
 /// Where a message to send comes from: TEXT, `-` for standard input, or
 /// `--file`. Shared by `encode` and `send`.
-struct MessageInput: ParsableArguments {
+public struct MessageInput: ParsableArguments {
     @Argument(help: ArgumentHelp("The message text, or - to read standard input.", valueName: "text"))
-    var text: String?
+    public var text: String?
 
     @Option(name: .long, help: ArgumentHelp("Send the bytes of this file instead of TEXT.", valueName: "path"))
-    var file: String?
+    public var file: String?
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         if (text == nil) == (file == nil) {
             throw ValidationError("give the message as TEXT, as - for standard input, or with --file (exactly one)")
         }
@@ -23,7 +25,7 @@ struct MessageInput: ParsableArguments {
 
     /// The message's bytes; throws one line when they cannot be read, are
     /// empty, or (`capped`: tone profiles) are more than a message holds.
-    func read(capped: Bool = true) throws -> [UInt8] {
+    public func read(capped: Bool = true) throws -> [UInt8] {
         let message: [UInt8]
         if let file {
             if let problem = InputFileProblem.check(path: file) { throw ModemCommandError("cannot read \(file): \(problem)") }
@@ -50,14 +52,14 @@ struct MessageInput: ParsableArguments {
 }
 
 /// Peak level and profile of a transmission.
-enum Transmission {
-    static let profilesHelp = """
+public enum Transmission {
+    public static let profilesHelp = """
         Profiles: ultrasonic (18–20 kHz, ~42 B/s, default), ultrasonic-fast \
         (18–20 kHz, ~106 B/s, undoes a room), audible (1–5 kHz, ~59 B/s), audible-fast (1–5 kHz, ~105 B/s).
         """
 
     /// A message's level against its declaration's range (`--level`, `--send-level`).
-    static func validate(levelDBFS: Double, _ parameter: Parameter<Double>) throws {
+    public static func validate(levelDBFS: Double, _ parameter: Parameter<Double>) throws {
         guard parameter.accepts(levelDBFS) else {
             throw ValidationError("\(parameter.commandLineName) must be between \(parameter.rangeText("and")) dBFS")
         }
@@ -65,7 +67,7 @@ enum Transmission {
 
     /// The message as samples at `sampleRateHz`: a tone profile's frame with a
     /// fresh message ID, or one cable transmission (any length).
-    static func render(_ message: [UInt8], profile: MessageFileProfile, sampleRateHz: Double,
+    public static func render(_ message: [UInt8], profile: MessageFileProfile, sampleRateHz: Double,
                        levelDBFS: Double) throws -> [Float] {
         switch profile {
         case .tones(let tones):
@@ -79,7 +81,7 @@ enum Transmission {
     }
 
     /// The message as samples at `sampleRateHz`, with a fresh message ID.
-    static func render(_ message: [UInt8], profile: ModemProfile, sampleRateHz: Double,
+    public static func render(_ message: [UInt8], profile: ModemProfile, sampleRateHz: Double,
                        levelDBFS: Double) throws -> [Float] {
         if let problem = profile.parameters.problem(sampleRateHz: sampleRateHz) { throw ModemCommandError(problem) }
         let modulator = try ModemModulator(profile: profile, sampleRateHz: sampleRateHz,

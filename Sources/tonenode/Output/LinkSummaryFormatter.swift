@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneCommandLine
 
 /// The summary `tonenode link` prints on exit, human or one JSON object.
 enum LinkSummaryFormatter {

@@ -3,6 +3,7 @@ import ToneCommandLine
 import ToneDSP
 import ToneEngine
 import ToneJack
+import ToneFileCommands
 
 /// Prints what a supervised node reports: reports on stdout, the rest on stderr.
 struct NodeOutput {

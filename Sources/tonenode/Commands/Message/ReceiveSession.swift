@@ -3,6 +3,8 @@ import Foundation
 import ToneCore
 import ToneModem
 import ToneEngine
+import ToneCommandLine
+import ToneFileCommands
 
 /// One run of `receive`: what it has delivered, the timers that may end it,
 /// and a cable session's answers; `handle` takes the supervisor's events one

@@ -3,6 +3,8 @@ import Foundation
 import ToneDSP
 import ToneModem
 import ToneEngine
+import ToneCommandLine
+import ToneFileCommands
 
 extension SendCommand {
     /// `send --profile cable`: the bytes, any length, as a stream of segments

@@ -7,6 +7,7 @@ import ToneDSP
 import ToneModem
 import ToneEngine
 import ToneJack
+import ToneFileCommands
 
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

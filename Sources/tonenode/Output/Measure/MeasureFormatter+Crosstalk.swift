@@ -1,6 +1,7 @@
 import Foundation
 import ToneCore
 import ToneDSP
+import ToneCommandLine
 
 /// `measure --channels N --what crosstalk`: the matrix (channels numbered from 1).
 extension MeasureFormatter {

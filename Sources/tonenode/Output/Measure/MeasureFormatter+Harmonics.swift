@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneCommandLine
 
 /// `measure --what harmonics`: the harmonics table, THD, phase and group delay.
 extension MeasureFormatter {

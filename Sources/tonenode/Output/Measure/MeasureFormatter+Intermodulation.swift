@@ -1,6 +1,7 @@
 import Foundation
 import ToneCore
 import ToneDSP
+import ToneCommandLine
 
 /// `measure --what imd`: SMPTE and CCIF intermodulation.
 extension MeasureFormatter {

@@ -1,6 +1,7 @@
 import Foundation
 import ToneCore
 import ToneDSP
+import ToneCommandLine
 
 /// `measure --what levels`: THD+N and gain versus level.
 extension MeasureFormatter {

@@ -1,6 +1,7 @@
 import Foundation
 import ToneCore
 import ToneDSP
+import ToneCommandLine
 
 /// `measure --what midi`: MIDI-to-audio latency and jitter.
 extension MeasureFormatter {

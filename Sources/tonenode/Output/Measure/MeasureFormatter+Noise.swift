@@ -1,6 +1,7 @@
 import Foundation
 import ToneCore
 import ToneDSP
+import ToneCommandLine
 
 /// `measure --what noise`: idle noise, SNR, dynamic range, hum.
 extension MeasureFormatter {

@@ -1,6 +1,7 @@
 import Foundation
 import ToneCore
 import ToneDSP
+import ToneCommandLine
 
 /// The summary of one measurement: a few lines for people, or one JSON object.
 enum MeasureFormatter {

@@ -3,6 +3,8 @@ import Foundation
 import ToneDSP
 import ToneModem
 import ToneEngine
+import ToneCommandLine
+import ToneFileCommands
 
 extension SendCommand {
     /// Whether `send --profile cable` has a return path: a port connected to
