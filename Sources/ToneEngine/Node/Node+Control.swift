@@ -3,8 +3,8 @@ import ToneCore
 extension Node {
     /// The node's one door for control: a command of the control language
     /// (what a `freq` line on stdin or an OSC message says), checked against
-    /// the node's settings and sample rate (Nyquist, ranges), kept in
-    /// `controlledSettings`, and handed to the audio thread, as the
+    /// the node's settings and sample rate (Nyquist, ranges), remembered for
+    /// the next command, and handed to the audio thread, as the
     /// supervisor's `controller` does for a node it runs (`LiveControls`).
     /// The owner's task only (the engine's command queue has one producer);
     /// not for a node a `NodeSupervisor` runs: its `controller` is the door there.
@@ -12,9 +12,6 @@ extension Node {
     public func apply(_ command: ControlCommand) throws(ControlCommand.Problem) {
         try controls.apply(command)
     }
-
-    /// The settings as the commands applied so far left them (`settings`: as the node started).
-    public var controlledSettings: NodeSettings { controls.settings }
 
     /// The server's sample rate the node runs at.
     public var sampleRateHz: Double { engine.sampleRateHz }
