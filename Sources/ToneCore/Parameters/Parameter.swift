@@ -14,9 +14,15 @@ public protocol ParameterDeclaration: Sendable {
     /// The placeholder `--help` shows for its value (`hz`); nil: a flag without a value, or the parser's own.
     var valueName: String? { get }
     /// The session-file fields that hold it (`lowHz`, `highHz`); empty: a session does not keep it.
-    var sessionFields: [NodeSettings.SessionField] { get }
+    var sessionFields: [SessionField] { get }
     /// Its command on control lines and OSC (`freq`, `/tonenode/freq`); nil: none.
     var controlName: String? { get }
+    /// What its range requires, after "must be" (`from 1 to 8`); nil: its
+    /// range, if any, is checked by a named rule of its own (NodeSettings+Validation).
+    var rangeRequirement: String? { get }
+    /// Its value in `settings` when outside its range (checked with `rangeWording`); nil:
+    /// in range, or not a setting of the node.
+    func rangeProblem(in settings: NodeSettings) -> SettingsProblem?
 }
 
 extension ParameterDeclaration {
@@ -25,7 +31,7 @@ extension ParameterDeclaration {
 
     /// The session file's key, `lowHz:highHz` for a pair; nil when a session does not keep it.
     public var sessionKey: String? {
-        sessionFields.isEmpty ? nil : sessionFields.map(\.rawValue).joined(separator: ":")
+        sessionFields.isEmpty ? nil : sessionFields.map(\.key).joined(separator: ":")
     }
 }
 
@@ -42,21 +48,41 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
     public let help: String
     public let flag: String?
     public let valueName: String?
-    public let sessionFields: [NodeSettings.SessionField]
+    /// Where the node keeps it (`\.frequencyHz`); nil: not a setting of the node (`measure`'s, `link`'s).
+    public let setting: (WritableKeyPath<NodeSettings, Value> & Sendable)?
+    public let sessionFields: [SessionField]
     public let controlName: String?
+    public let rangeWording: RangeWording?
 
+    /// - Parameters:
+    ///   - setting: where `NodeSettings` keeps it.
+    ///   - session: the session file's keys for it.
+    ///   - control: its command on control lines and OSC.
+    ///   - rangeWording: how its range reads in an error; given, `NodeSettings.problems` checks the range.
     public init(_ name: String, unit: String? = nil, default defaultValue: Value, range: ClosedRange<Double>? = nil,
-                help: String, flag: String?, valueName: String? = nil,
-                session sessionFields: [NodeSettings.SessionField] = [], control controlName: String? = nil) {
+                rangeWording: RangeWording? = nil, help: String, flag: String?, valueName: String? = nil,
+                setting: (WritableKeyPath<NodeSettings, Value> & Sendable)? = nil,
+                session sessionFields: [SessionField] = [], control controlName: String? = nil) {
         self.name = name
         self.unit = unit
         self.defaultValue = defaultValue
         self.range = range
+        self.rangeWording = rangeWording
         self.help = help
         self.flag = flag
         self.valueName = valueName
+        self.setting = setting
         self.sessionFields = sessionFields
         self.controlName = controlName
+    }
+
+    public var rangeRequirement: String? { rangeWording?.text(self) }
+
+    public func rangeProblem(in settings: NodeSettings) -> SettingsProblem? {
+        guard rangeWording != nil, let setting else { return nil }
+        let value = settings[keyPath: setting]
+        guard let number = (value as? Double) ?? (value as? Int).map(Double.init), !accepts(number) else { return nil }
+        return SettingsProblem(SettingsProblem.Setting(self), .outOfRange("\(value)"))
     }
 
     /// Whether `value` is finite and in `range`.
@@ -75,6 +101,23 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
     public var rangeSpan: String {
         guard let range else { return "any" }
         return "\(format(range.lowerBound))…\(format(range.upperBound))"
+    }
+}
+
+/// How a range reads after "must be": `from 1 to 8`, `between 1 and 16`,
+/// `a number of semitones from 0 to 24`.
+public enum RangeWording: Equatable, Sendable {
+    /// `from LO to HI`, after what the value is when given (`a frequency in Hz`).
+    case from(String?)
+    /// `between LO and HI`.
+    case between
+
+    /// The words after "must be" for `parameter`'s range.
+    func text<Value>(_ parameter: Parameter<Value>) -> String {
+        switch self {
+        case .from(let noun): (noun.map { "\($0) " } ?? "") + "from \(parameter.rangeText())"
+        case .between: "between \(parameter.rangeText("and"))"
+        }
     }
 }
 
