@@ -29,10 +29,9 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
     public static let muteName = name(of: Parameters.mute)
 
     /// Command names, how each is written on a line, and its OSC argument
-    /// types (beep and sweep play, and set no parameter).
-    public static let usage: [(name: String, form: String, oscTypes: String)] = [
-        (frequencyName, "\(frequencyName) HZ", "f"), (levelName, "\(levelName) DBFS", "f"),
-        (muteName, "\(muteName) on|off", "i"),
+    /// types: the node's declarations that have a control name, then beep
+    /// and sweep (which play, and set no parameter).
+    public static let usage: [(name: String, form: String, oscTypes: String)] = Parameters.node.compactMap(\.controlUsage) + [
         ("beep", "beep HZ SECONDS", "f f"), ("sweep", "sweep START_HZ END_HZ SECONDS", "f f f"),
     ]
 

@@ -20,6 +20,9 @@ public protocol ParameterDeclaration: Sendable {
     /// What its range requires, after "must be" (`from 1 to 8`); nil: its
     /// range, if any, is checked by a named rule of its own (NodeSettings+Validation).
     var rangeRequirement: String? { get }
+    /// How a control line writes it (`freq HZ`, `mute on|off`) and its OSC
+    /// argument types (`f`, `i`); nil: it has no control name.
+    var controlUsage: (name: String, form: String, oscTypes: String)? { get }
     /// Its value in `settings` when outside its range (checked with `rangeWording`); nil:
     /// in range, or not a setting of the node.
     func rangeProblem(in settings: NodeSettings) -> SettingsProblem?
@@ -77,6 +80,12 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
     }
 
     public var rangeRequirement: String? { rangeWording?.text(self) }
+
+    public var controlUsage: (name: String, form: String, oscTypes: String)? {
+        guard let controlName else { return nil }
+        if Value.self == Bool.self { return (controlName, "\(controlName) on|off", "i") }
+        return (controlName, "\(controlName) \((valueName ?? "value").uppercased())", "f")
+    }
 
     public func rangeProblem(in settings: NodeSettings) -> SettingsProblem? {
         guard rangeWording != nil, let setting else { return nil }

@@ -130,14 +130,10 @@ extension Parameters {
 // MARK: - Every declaration
 
 extension Parameters {
-    /// Every declaration. Each door walks them: a session file holds their
-    /// `sessionFields` in this order (the first version's keys first, as it
-    /// wrote them), `NodeSettings.problems` checks their worded ranges in this
-    /// order, and the tests check each door's names.
-    public static let all: [any ParameterDeclaration] = [
-        frequency, level, mute, fftSize, hop, band, snrMin, tones, a4, channels, mode, pitchRange, sampleRate,
-        bendRange, connectIn, connectOut, connectMidi, loopback, duration, oscPort,
-        message, sendProfile, sendLevel, receive, receiveProfiles, runReceiveProfile,
+    /// Every declaration, for the tests that walk them (each door's names exist and are described).
+    public static let all: [any ParameterDeclaration] = node + [
+        sampleRate, connectIn, connectOut, connectMidi, loopback, duration, oscPort,
+        message, sendProfile, sendLevel, receiveProfiles, runReceiveProfile,
         Measure.level, Measure.frequency, Measure.sweepStart, Measure.sweepEnd, Measure.sweepSeconds, Measure.maxLatency,
         Measure.midiNotes, Measure.channels, Measure.connectMidi, Measure.what, Measure.loopback,
         Audit.sweepSeconds,

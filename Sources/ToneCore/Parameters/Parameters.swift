@@ -6,7 +6,7 @@ import ToneDSP
 /// and OSC their command names, a session file its keys, and
 /// `SettingsProblem` the names its sentences start with.
 ///
-/// Adding a parameter: one entry here (and in `all`), plus its use.
+/// Adding a parameter: one entry here (and in `node`, or `all` for a command's own), plus its use.
 public enum Parameters {
     // MARK: - The tone
 
@@ -159,4 +159,15 @@ public enum Parameters {
         help: "With --receive, listen only for this profile (cable: OFDM segments, a file whole); implies --receive. "
             + "Default: every tone profile the sample rate carries.",
         flag: "--receive-profile")
+
+    // MARK: - The node's settings
+
+    /// The settings a running node keeps (`NodeSettings`), each door walking
+    /// them: a session file holds their `sessionFields` in this order (the
+    /// first version's keys first, as it wrote them), `NodeSettings.problems`
+    /// checks their worded ranges in this order, and control lines and OSC
+    /// take those with a control name (`ControlCommand.usage`).
+    public static let node: [any ParameterDeclaration] = [
+        frequency, level, mute, fftSize, hop, band, snrMin, tones, a4, channels, mode, pitchRange, bendRange, receive,
+    ]
 }

@@ -4,12 +4,12 @@ import ToneDSP
 
 extension NodeSettings {
     /// The keys a session file holds, in the order they are read and written:
-    /// every declaration's (`Parameters.all`).
+    /// the node's declarations' (`Parameters.node`).
     ///
     /// Every stored property of `NodeSettings` is either saved here (under its
     /// own name) or in `perLaunchProperties` (ToneCoreTests checks that against
     /// a `Mirror`), so a new option cannot be left out of the session by accident.
-    public static let sessionFields: [SessionField] = Parameters.all.flatMap(\.sessionFields)
+    public static let sessionFields: [SessionField] = Parameters.node.flatMap(\.sessionFields)
 
     /// Properties that belong to one launch and are not saved: the session
     /// manager gives the client name, the server is the session's, and its

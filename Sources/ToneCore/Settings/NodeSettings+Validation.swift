@@ -26,8 +26,8 @@ extension NodeSettings {
         }
         check(bandProblem(sampleRateHz: sampleRateHz))
         if !snrMinDB.isFinite { found.append(SettingsProblem(.snrMin, .notFiniteDB(snrMinDB))) }
-        // Every declared range with its wording (tones, A4, channels, bend range…), in `Parameters.all`'s order.
-        found += Parameters.all.compactMap { $0.rangeProblem(in: self) }
+        // Every declared range with its wording (tones, A4, channels, bend range…), in `Parameters.node`'s order.
+        found += Parameters.node.compactMap { $0.rangeProblem(in: self) }
         check(pitchProblem(sampleRateHz: sampleRateHz))
         found += portProblems()
         guard let sampleRateHz else { return found }
