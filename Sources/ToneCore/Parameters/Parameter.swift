@@ -20,6 +20,12 @@ public protocol ParameterDeclaration: Sendable {
     /// What its range requires, after "must be" (`from 1 to 8`); nil: its
     /// range, if any, is checked by a named rule of its own (NodeSettings+Validation).
     var rangeRequirement: String? { get }
+    /// The values it takes, for numbers; nil: any finite value, or a rule of its own.
+    var range: ClosedRange<Double>? { get }
+    /// Its default as a number (a flag's 0 or 1), as an LV2 port states it; nil: not a number.
+    var defaultNumber: Double? { get }
+    /// The LV2 plugin's control port that is this parameter (`tonenode.ttl` states its default, and its range when shared).
+    var lv2Port: LV2Port? { get }
     /// How a control line writes it (`freq HZ`, `mute on|off`) and its OSC
     /// argument types (`f`, `i`); nil: it has no control name.
     var controlUsage: (name: String, form: String, oscTypes: String)? { get }
@@ -56,6 +62,7 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
     public let sessionFields: [SessionField]
     public let controlName: String?
     public let rangeWording: RangeWording?
+    public let lv2Port: LV2Port?
 
     /// - Parameters:
     ///   - setting: where `NodeSettings` keeps it.
@@ -65,7 +72,7 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
     public init(_ name: String, unit: String? = nil, default defaultValue: Value, range: ClosedRange<Double>? = nil,
                 rangeWording: RangeWording? = nil, help: String, flag: String?, valueName: String? = nil,
                 setting: (WritableKeyPath<NodeSettings, Value> & Sendable)? = nil,
-                session sessionFields: [SessionField] = [], control controlName: String? = nil) {
+                session sessionFields: [SessionField] = [], control controlName: String? = nil, lv2 lv2Port: LV2Port? = nil) {
         self.name = name
         self.unit = unit
         self.defaultValue = defaultValue
@@ -77,6 +84,16 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
         self.setting = setting
         self.sessionFields = sessionFields
         self.controlName = controlName
+        self.lv2Port = lv2Port
+    }
+
+    public var defaultNumber: Double? {
+        switch defaultValue {
+        case let number as Double: number
+        case let number as Int: Double(number)
+        case let flag as Bool: flag ? 1 : 0
+        default: nil
+        }
     }
 
     public var rangeRequirement: String? { rangeWording?.text(self) }
@@ -110,6 +127,23 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
     public var rangeSpan: String {
         guard let range else { return "any" }
         return "\(format(range.lowerBound))…\(format(range.upperBound))"
+    }
+}
+
+/// A control port of the LV2 bundle that is a parameter of the node (`tonenode.ttl`).
+public struct LV2Port: Sendable, Equatable {
+    public enum Plugin: Sendable { case analyzer, generator }
+    public let plugin: Plugin
+    public let symbol: String
+    /// Whether the port's bounds are the declaration's (each finite one).
+    public let sharesRange: Bool
+
+    public static func analyzer(_ symbol: String, sharesRange: Bool = false) -> LV2Port {
+        LV2Port(plugin: .analyzer, symbol: symbol, sharesRange: sharesRange)
+    }
+
+    public static func generator(_ symbol: String, sharesRange: Bool = false) -> LV2Port {
+        LV2Port(plugin: .generator, symbol: symbol, sharesRange: sharesRange)
     }
 }
 

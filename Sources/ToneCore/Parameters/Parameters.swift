@@ -14,18 +14,18 @@ public enum Parameters {
         "tone frequency", unit: "Hz", default: ToneGenerator.defaultFrequencyHz,
         help: "Tone frequency in Hz, below the server's Nyquist frequency.",
         flag: "--freq", valueName: "hz", setting: \NodeSettings.frequencyHz, session: [.required("frequencyHz", \.frequencyHz)],
-        control: "freq")
+        control: "freq", lv2: .generator("frequency"))
 
     /// At or below full scale, however quiet: every finite level plays.
     public static let level = Parameter<Double>(
         "tone level", unit: "dBFS", default: ToneGenerator.defaultLevelDBFS, range: -Double.infinity...0,
         help: "Tone level in dBFS (peak; 0 dBFS is a full-scale sine).",
         flag: "--level", valueName: "dbfs", setting: \NodeSettings.levelDBFS, session: [.required("levelDBFS", \.levelDBFS)],
-        control: "level")
+        control: "level", lv2: .generator("level", sharesRange: true))
 
     public static let mute = Parameter<Bool>(
         "mute", default: false, help: "Play silence on `out`.", flag: "--mute", setting: \NodeSettings.muted,
-        session: [.required("muted", \.muted)], control: "mute")
+        session: [.required("muted", \.muted)], control: "mute", lv2: .generator("mute"))
 
     // MARK: - The analysis
 
@@ -45,7 +45,8 @@ public enum Parameters {
     public static let band = Parameter<Double>(
         "analysis band", unit: "Hz", default: defaultLowHz,
         help: "Only look for tones between LO and HI Hz (default \(format(defaultLowHz)) Hz to Nyquist).",
-        flag: "--band", valueName: "lo:hi", session: [.required("lowHz", \.lowHz), .added("highHz", \.highHz)])
+        flag: "--band", valueName: "lo:hi", session: [.required("lowHz", \.lowHz), .added("highHz", \.highHz)],
+        lv2: .analyzer("low"))
 
     public static let snrMin = Parameter<Double>(
         "no-tone gate", unit: "dB", default: -20,
@@ -65,13 +66,15 @@ public enum Parameters {
             tone: the most prominent single tone (frequency, level, SNR). \
             pitch: the fundamental of a musical sound, also when it is missing, with note and cents \
             relative to --a4; --band LO:HI then bounds the fundamental (default \(format(PitchDetectorConfiguration.defaultLowHz)):\(format(PitchDetectorConfiguration.defaultHighHz))).
-            """, flag: "--mode", valueName: "mode", setting: \NodeSettings.mode, session: [.added("mode", \.mode)])
+            """, flag: "--mode", valueName: "mode", setting: \NodeSettings.mode, session: [.added("mode", \.mode)],
+            lv2: .analyzer("mode"))
 
     /// `--band` in pitch mode; its default is the lower edge (the upper is `PitchDetectorConfiguration.defaultHighHz`).
     public static let pitchRange = Parameter<Double>(
         "pitch range", unit: "Hz", default: PitchDetectorConfiguration.defaultLowHz,
         help: "With --mode pitch, --band LO:HI bounds the fundamental.",
-        flag: "--band", valueName: "lo:hi", session: [.added("pitchLowHz", \.pitchLowHz), .added("pitchHighHz", \.pitchHighHz)])
+        flag: "--band", valueName: "lo:hi", session: [.added("pitchLowHz", \.pitchLowHz), .added("pitchHighHz", \.pitchHighHz)],
+        lv2: .analyzer("pitch_low"))
 
     /// Not set by ToneNode: the server's (or the file's). Its range is what the estimator is tuned for.
     public static let sampleRate = Parameter<Double?>(
@@ -90,7 +93,8 @@ public enum Parameters {
         "A4", unit: "Hz", default: EqualTemperament.standardA4Hz, range: EqualTemperament.a4RangeHz,
         rangeWording: .from("a frequency in Hz"),
         help: "Frequency of A4 in Hz for note names, cents and MIDI notes (\(span(EqualTemperament.a4RangeHz))).",
-        flag: "--a4", valueName: "hz", setting: \NodeSettings.a4Hz, session: [.required("a4Hz", \.a4Hz)])
+        flag: "--a4", valueName: "hz", setting: \NodeSettings.a4Hz, session: [.required("a4Hz", \.a4Hz)],
+        lv2: .analyzer("a4", sharesRange: true))
 
     /// Two octaves either way: as far as any synth's bend range goes.
     private static let bendRangeLimit: ClosedRange<Double> = 0...24
