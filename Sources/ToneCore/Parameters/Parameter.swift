@@ -105,9 +105,13 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
     }
 
     public func rangeProblem(in settings: NodeSettings) -> SettingsProblem? {
-        guard rangeWording != nil, let setting else { return nil }
-        let value = settings[keyPath: setting]
-        guard let number = (value as? Double) ?? (value as? Int).map(Double.init), !accepts(number) else { return nil }
+        guard let setting else { return nil }
+        return rangeProblem(settings[keyPath: setting])
+    }
+
+    /// `value` when outside the range its wording states (nil: in range, or no wording).
+    public func rangeProblem(_ value: Value) -> SettingsProblem? {
+        guard rangeWording != nil, let number = (value as? Double) ?? (value as? Int).map(Double.init), !accepts(number) else { return nil }
         return SettingsProblem(SettingsProblem.Setting(self), .outOfRange("\(value)"))
     }
 
