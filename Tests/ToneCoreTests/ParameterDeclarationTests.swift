@@ -65,7 +65,7 @@ struct ParameterDeclarationTests {
     @Test("every control name is a command of the control language, on a line and over OSC")
     func controlNames() throws {
         let named = Parameters.all.compactMap(\.controlName)
-        #expect(named.count == 3)
+        #expect(named.count == 4)
         for name in named {
             #expect(ControlCommand.usage.contains { $0.name == name })
             for spelling in [name, ControlCommand.oscPrefix + name] {
@@ -84,6 +84,7 @@ struct ParameterDeclarationTests {
         #expect(try ControlCommand.parse("\(Parameters.frequency.controlName ?? "") 440") == .frequency(hz: 440))
         #expect(try ControlCommand.parse("\(Parameters.level.controlName ?? "") -6") == .level(dbfs: -6))
         #expect(try ControlCommand.parse("\(Parameters.mute.controlName ?? "") on") == .mute(true))
+        #expect(try ControlCommand.parse("\(Parameters.glide.controlName ?? "") 0.05") == .glide(seconds: 0.05))
     }
 
     @Test("an out-of-range value's error names the declaration and states its range")

@@ -26,6 +26,7 @@ struct SessionSettingsTests {
         settings.bendRangeSemitones = 12
         settings.channels = 2
         settings.receivesMessages = true
+        settings.glideSeconds = 0.25
         return settings
     }
 

@@ -27,6 +27,14 @@ public enum Parameters {
         "mute", default: false, help: "Play silence on `out`.", flag: "--mute", setting: \NodeSettings.muted,
         session: [.required("muted", \.muted)], control: "mute", lv2: .generator("mute"))
 
+    /// Click-free changes: a ramp of at least one frame, as long as the LV2 generator's `glide` may be.
+    public static let glide = Parameter<Double>(
+        "glide time", unit: "s", default: ToneGenerator.defaultRampSeconds, range: ToneGenerator.rampSecondsRange,
+        rangeWording: .from("a number of seconds"),
+        help: "Seconds a frequency or level change glides over (\(span(ToneGenerator.rampSecondsRange)); 0: one sample).",
+        flag: "--glide", valueName: "seconds", setting: \NodeSettings.glideSeconds,
+        session: [.added("glideSeconds", \.glideSeconds)], control: "glide", lv2: .generator("glide", sharesRange: true))
+
     // MARK: - The analysis
 
     public static let fftSize = Parameter<Int>(
@@ -173,5 +181,6 @@ public enum Parameters {
     /// take those with a control name (`ControlCommand.usage`).
     public static let node: [any ParameterDeclaration] = [
         frequency, level, mute, fftSize, hop, band, snrMin, tones, a4, channels, mode, pitchRange, bendRange, receive,
+        glide,
     ]
 }

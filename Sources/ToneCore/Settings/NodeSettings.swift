@@ -13,6 +13,8 @@ public struct NodeSettings: Equatable, Sendable {
     public var frequencyHz: Double = Parameters.frequency.defaultValue
     public var levelDBFS: Double = Parameters.level.defaultValue
     public var muted: Bool = Parameters.mute.defaultValue
+    /// Seconds a frequency or level change ramps over.
+    public var glideSeconds: Double = Parameters.glide.defaultValue
     public var fftSize: Int = Parameters.fftSize.defaultValue
     public var hopFrames: Int = Parameters.hop.defaultValue
     public var lowHz: Double = Parameters.band.defaultValue
