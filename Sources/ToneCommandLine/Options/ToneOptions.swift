@@ -15,13 +15,17 @@ public struct ToneOptions: ParsableArguments {
     @Flag(Parameters.mute)
     public var mute: Bool
 
+    @Option(Parameters.glide, parsing: .unconditional)
+    public var glide: Double
+
     public func apply(to settings: inout NodeSettings) {
         settings.frequencyHz = freq
         settings.levelDBFS = level
         settings.muted = mute
+        settings.glideSeconds = glide
     }
 
     public func validate() throws {
-        try NodeSettings.validate([.frequency, .level], apply)
+        try NodeSettings.validate([.frequency, .level, SettingsProblem.Setting(Parameters.glide)], apply)
     }
 }

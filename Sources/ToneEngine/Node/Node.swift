@@ -61,7 +61,7 @@ public final class Node {
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.levelAmplitude, muted: settings.muted,
                             a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
-                            channels: settings.channels)
+                            rampSeconds: settings.glideSeconds, channels: settings.channels)
         let shortNames = Self.audioPortNames(channels: settings.channels)
         // Only the ports this command uses (`send`: no `in`, no `midi_in`; `receive`: no `out`).
         let ports = settings.ports
