@@ -6,7 +6,7 @@ extension Node {
     /// the node's settings and sample rate (Nyquist, ranges), remembered for
     /// the next command, and handed to the audio thread, as the
     /// supervisor's `controller` does for a node it runs (`LiveControls`).
-    /// The owner's task only (the engine's command queue has one producer);
+    /// The owner's task only, like the rest of `Node`;
     /// not for a node a `NodeSupervisor` runs: its `controller` is the door there.
     /// - Throws: the command's problem, or a full command queue (`'freq 440' dropped`).
     public func apply(_ command: ControlCommand) throws(ControlCommand.Problem) {
