@@ -4,7 +4,7 @@ import ToneDSP
 extension Array where Element == SpectrumLine {
     /// Points for a log-frequency line plot: the loudest line in each of
     /// `columns` equal slices of log frequency (peaks survive; the file stays small).
-    func plotPoints(columns: Int = 1200) -> [(x: Double, y: Double)] {
+    public func plotPoints(columns: Int = 1200) -> [(x: Double, y: Double)] {
         guard let low = first?.frequencyHz, let high = last?.frequencyHz, low > 0, high > low, count > columns else {
             return map { ($0.frequencyHz, $0.levelDB) }
         }

@@ -1,11 +1,10 @@
 import Foundation
 import ToneCore
 import ToneDSP
-import ToneCommandLine
 
 /// `measure --channels N --what crosstalk`: the matrix (channels numbered from 1).
 extension MeasureFormatter {
-    static func human(_ m: CrosstalkMatrix) -> String {
+    public static func human(_ m: CrosstalkMatrix) -> String {
         var lines = ["crosstalk   worst over the sweep / at 1 kHz, dB (row: input read; column: output driven alone)"]
         lines.append("            " + (0..<m.channels).map { pad("out \($0 + 1)", 18) }.joined())
         for measured in 0..<m.channels {
@@ -20,7 +19,7 @@ extension MeasureFormatter {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ m: CrosstalkMatrix) -> JSONLine {
+    public static func json(_ m: CrosstalkMatrix) -> JSONLine {
         var object = JSONLine()
         object.add("channels", m.channels)
         object.add("paths", m.paths.map { path in

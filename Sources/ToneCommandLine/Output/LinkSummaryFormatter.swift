@@ -1,10 +1,9 @@
 import Foundation
 import ToneDSP
-import ToneCommandLine
 
 /// The summary `tonenode link` prints on exit, human or one JSON object.
-enum LinkSummaryFormatter {
-    static func human(_ s: LinkSummary, dropouts: [LinkAnalyzer.Dropout], changes: [LinkAnalyzer.LatencyChange],
+public enum LinkSummaryFormatter {
+    public static func human(_ s: LinkSummary, dropouts: [LinkAnalyzer.Dropout], changes: [LinkAnalyzer.LatencyChange],
                       oneWay: Bool, sessions: Int, xruns: Int, framesLost: Int, violations: [String]) -> String {
         var lines = ["summary: \(s.readingsWithProbe) of \(s.readings) readings carried the probe"
                      + (sessions > 1 ? " over \(sessions) server connections" : "")]
@@ -53,7 +52,7 @@ enum LinkSummaryFormatter {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ s: LinkSummary, dropouts: [LinkAnalyzer.Dropout], changes: [LinkAnalyzer.LatencyChange],
+    public static func json(_ s: LinkSummary, dropouts: [LinkAnalyzer.Dropout], changes: [LinkAnalyzer.LatencyChange],
                      oneWay: Bool, sessions: Int, xruns: Int, framesLost: Int, violations: [String]) -> String {
         var line = JSONLine()
         line.add("summary", true)

@@ -4,8 +4,8 @@ import ToneDSP
 import TonePlot
 
 /// `measure --what imd --plot`: the SMPTE twin tone's spectrum above the CCIF twin tone's.
-enum IntermodulationPlot {
-    static func svg(_ m: IntermodulationMeasurement) -> String {
+public enum IntermodulationPlot {
+    public static func svg(_ m: IntermodulationMeasurement) -> String {
         let width = 960.0
         var writer = SVGWriter(width: width, height: 1000)
         let panels: [(title: String, reference: String, lines: [SpectrumLine], tones: [Double])] = [

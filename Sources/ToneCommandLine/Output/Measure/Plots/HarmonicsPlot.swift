@@ -4,10 +4,10 @@ import TonePlot
 
 /// `measure --what harmonics --plot`: H2…H5 and THD versus the fundamental's
 /// frequency (dB re the fundamental) above the linear response's group delay.
-enum HarmonicsPlot {
-    static let colors = ["#1f6fb4", "#e67e22", "#27ae60", "#8e44ad", "#c0392b"]
+public enum HarmonicsPlot {
+    public static let colors = ["#1f6fb4", "#e67e22", "#27ae60", "#8e44ad", "#c0392b"]
 
-    static func svg(_ h: HarmonicAnalysis) -> String {
+    public static func svg(_ h: HarmonicAnalysis) -> String {
         let width = 960.0
         var writer = SVGWriter(width: width, height: 1000)
         var series: [LinePlot.Series] = [.init(name: "THD", points: h.thd.map { ($0.frequencyHz, $0.thdDB) }, color: colors[4])]

@@ -4,8 +4,8 @@ import ToneDSP
 import TonePlot
 
 /// `measure --what noise --plot`: the idle noise's spectrum and what is left of the −60 dBFS tone, hum lines marked.
-enum NoisePlot {
-    static func svg(_ n: NoiseMeasurement) -> String {
+public enum NoisePlot {
+    public static func svg(_ n: NoiseMeasurement) -> String {
         let idle = n.idleSpectrum.plotPoints(), residual = n.toneResidualSpectrum.plotPoints()
         let levels = (idle + residual).map(\.y).filter { $0.isFinite && $0 > -390 }
         let top = max(-100, ((levels.max() ?? -100) / 10).rounded(.up) * 10 + 10)

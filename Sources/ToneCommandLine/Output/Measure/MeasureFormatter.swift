@@ -1,14 +1,13 @@
 import Foundation
 import ToneCore
 import ToneDSP
-import ToneCommandLine
 
 /// The summary of one measurement: a few lines for people, or one JSON object.
-enum MeasureFormatter {
+public enum MeasureFormatter {
     /// Frequencies shown in the human summary's response row (those inside the sweep).
-    static let landmarksHz: [Double] = [20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000]
+    public static let landmarksHz: [Double] = [20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000]
 
-    static func human(_ m: ChainMeasurement, periodFrames: Int, xruns: Int) -> String {
+    public static func human(_ m: ChainMeasurement, periodFrames: Int, xruns: Int) -> String {
         var lines: [String] = []
         lines.append(String(format: "latency     %12.3f frames  %9.4f ms   (round trip out → in, %d frames/period)",
                             m.latencyFrames, m.latencyMs, periodFrames))
@@ -33,7 +32,7 @@ enum MeasureFormatter {
     }
 
     /// Where the response falls 3 dB below its peak, either side of the peak.
-    static func cornerText(_ m: ChainMeasurement) -> String {
+    public static func cornerText(_ m: ChainMeasurement) -> String {
         guard let peak = m.response.max(by: { $0.gainDB < $1.gainDB }) else { return "" }
         let below = m.response.last { $0.frequencyHz < peak.frequencyHz && $0.gainDB < peak.gainDB - 3 }
         let above = m.response.first { $0.frequencyHz > peak.frequencyHz && $0.gainDB < peak.gainDB - 3 }
@@ -43,23 +42,23 @@ enum MeasureFormatter {
         return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 
-    static func label(_ hz: Double) -> String {
+    public static func label(_ hz: Double) -> String {
         hz >= 1000 ? format((hz / 100).rounded() / 10) + "k" : format(hz.rounded())
     }
 
-    static func rounded(_ value: Double, _ digits: Int) -> Double {
+    public static func rounded(_ value: Double, _ digits: Int) -> Double {
         let scale = pow(10, Double(digits))
         let result = (value * scale).rounded() / scale
         return result == 0 ? 0 : result   // no -0.0
     }
 
     /// One JSON object; numbers that are not finite are `null`.
-    static func json(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> String {
+    public static func json(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> String {
         jsonObject(m, clientName: clientName, periodFrames: periodFrames, xruns: xruns).description
     }
 
     /// The object of `json`, for callers that add fields (`--what harmonics`) after today's.
-    static func jsonObject(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> JSONLine {
+    public static func jsonObject(_ m: ChainMeasurement, clientName: String, periodFrames: Int, xruns: Int) -> JSONLine {
         var line = JSONLine()
         line.add("client", clientName)
         line.add("sample_rate_hz", m.sampleRateHz)
@@ -86,7 +85,7 @@ enum MeasureFormatter {
     }
 
     /// The client line of a run that made no audio-chain measurement (`--what midi` alone).
-    static func jsonHeader(clientName: String, sampleRateHz: Int, periodFrames: Int, xruns: Int) -> JSONLine {
+    public static func jsonHeader(clientName: String, sampleRateHz: Int, periodFrames: Int, xruns: Int) -> JSONLine {
         var line = JSONLine()
         line.add("client", clientName)
         line.add("sample_rate_hz", Double(sampleRateHz))

@@ -1,11 +1,10 @@
 import Foundation
 import ToneCore
 import ToneDSP
-import ToneCommandLine
 
 /// `measure --what levels`: THD+N and gain versus level.
 extension MeasureFormatter {
-    static func human(_ sweep: LevelSweep) -> String {
+    public static func human(_ sweep: LevelSweep) -> String {
         var lines = ["levels      at \(format(sweep.toneFrequencyHz)) Hz: level dBFS → gain dB, THD+N dB (%)"]
         // Every other step on one line each would be 21 lines: show them in rows of four.
         let cells = sweep.points.map { point in
@@ -23,7 +22,7 @@ extension MeasureFormatter {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ sweep: LevelSweep) -> JSONLine {
+    public static func json(_ sweep: LevelSweep) -> JSONLine {
         var object = JSONLine()
         object.add("tone_hz", sweep.toneFrequencyHz)
         object.add("one_percent_level_dbfs", sweep.onePercentLevelDBFS)

@@ -1,11 +1,10 @@
 import Foundation
 import ToneCore
 import ToneDSP
-import ToneCommandLine
 
 /// `measure --what midi`: MIDI-to-audio latency and jitter.
 extension MeasureFormatter {
-    static func human(_ m: MIDILatencyMeasurement) -> String {
+    public static func human(_ m: MIDILatencyMeasurement) -> String {
         let header = "MIDI        \(m.notesAnswered) of \(m.notesSent) notes answered (note \(m.noteNumber), velocity \(m.velocity))"
         guard let low = m.minimumFrames, let median = m.medianFrames, let p99 = m.p99Frames, let high = m.maximumFrames,
               let deviation = m.standardDeviationFrames else {
@@ -21,7 +20,7 @@ extension MeasureFormatter {
         ].joined(separator: "\n")
     }
 
-    static func json(_ m: MIDILatencyMeasurement) -> JSONLine {
+    public static func json(_ m: MIDILatencyMeasurement) -> JSONLine {
         var object = JSONLine()
         object.add("note", m.noteNumber)
         object.add("velocity", m.velocity)

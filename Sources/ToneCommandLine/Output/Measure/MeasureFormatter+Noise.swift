@@ -1,11 +1,10 @@
 import Foundation
 import ToneCore
 import ToneDSP
-import ToneCommandLine
 
 /// `measure --what noise`: idle noise, SNR, dynamic range, hum.
 extension MeasureFormatter {
-    static func human(_ n: NoiseMeasurement) -> String {
+    public static func human(_ n: NoiseMeasurement) -> String {
         let band = "\(format(n.bandLowHz))–\(format(n.bandHighHz.rounded())) Hz"
         // Digital zero has no level: say so rather than print the clamp (−400 dBFS).
         let noiseLine = n.noiseDBFS < -300
@@ -27,7 +26,7 @@ extension MeasureFormatter {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ n: NoiseMeasurement) -> JSONLine {
+    public static func json(_ n: NoiseMeasurement) -> JSONLine {
         var object = JSONLine()
         object.add("band_low_hz", n.bandLowHz)
         object.add("band_high_hz", n.bandHighHz)

@@ -3,8 +3,8 @@ import ToneDSP
 import TonePlot
 
 /// `measure --what midi --plot`: a histogram of the MIDI-to-audio latencies, in milliseconds.
-enum MIDILatencyPlot {
-    static func svg(_ m: MIDILatencyMeasurement) -> String {
+public enum MIDILatencyPlot {
+    public static func svg(_ m: MIDILatencyMeasurement) -> String {
         let values = m.sortedFrames.map(m.milliseconds)
         let low = values.first ?? 0, high = values.last ?? 1
         // At least a tenth of a frame wide, so a jitter-free synth shows one bar, not a division by zero.

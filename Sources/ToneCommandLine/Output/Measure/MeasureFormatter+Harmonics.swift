@@ -1,13 +1,12 @@
 import Foundation
 import ToneDSP
-import ToneCommandLine
 
 /// `measure --what harmonics`: the harmonics table, THD, phase and group delay.
 extension MeasureFormatter {
     /// Fundamentals shown in the human table (those measured).
-    static let harmonicLandmarksHz: [Double] = [50, 100, 200, 500, 1000, 2000, 5000]
+    public static let harmonicLandmarksHz: [Double] = [50, 100, 200, 500, 1000, 2000, 5000]
 
-    static func human(_ h: HarmonicAnalysis) -> String {
+    public static func human(_ h: HarmonicAnalysis) -> String {
         var lines: [String] = []
         lines.append(String(format: "harmonics   at %.1f dBFS: level dB re the fundamental / phase ° (sin in → sin(kωt + φ) out)",
                             h.levelDBFS))
@@ -38,11 +37,11 @@ extension MeasureFormatter {
     }
 
     /// `text` right-aligned in `width` columns.
-    static func pad(_ text: String, _ width: Int) -> String {
+    public static func pad(_ text: String, _ width: Int) -> String {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
-    static func json(_ h: HarmonicAnalysis) -> JSONLine {
+    public static func json(_ h: HarmonicAnalysis) -> JSONLine {
         var object = JSONLine()
         object.add("level_dbfs", h.levelDBFS)
         object.add("orders", h.orders.map { order in

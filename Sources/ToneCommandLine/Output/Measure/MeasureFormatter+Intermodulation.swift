@@ -1,11 +1,10 @@
 import Foundation
 import ToneCore
 import ToneDSP
-import ToneCommandLine
 
 /// `measure --what imd`: SMPTE and CCIF intermodulation.
 extension MeasureFormatter {
-    static func human(_ m: IntermodulationMeasurement) -> String {
+    public static func human(_ m: IntermodulationMeasurement) -> String {
         var lines = [String(format: "IMD SMPTE   %.1f dB (%.5f %%)  60 Hz + 7 kHz 4:1; 7k±60 %@ dB, 7k±120 %@ dB",
                             m.smpteDB, m.smptePercent, pairText(m.smpteProducts, order: 2), pairText(m.smpteProducts, order: 3))]
         if let d2 = m.ccifD2DB, let d3 = m.ccifD3DB {
@@ -16,11 +15,11 @@ extension MeasureFormatter {
     }
 
     /// "−48.1/−48.1": the lower and upper sideband of one order.
-    static func pairText(_ products: [IntermodulationMeasurement.Product], order: Int) -> String {
+    public static func pairText(_ products: [IntermodulationMeasurement.Product], order: Int) -> String {
         products.filter { $0.order == order }.map { String(format: "%.1f", $0.levelDB) }.joined(separator: "/")
     }
 
-    static func json(_ m: IntermodulationMeasurement) -> JSONLine {
+    public static func json(_ m: IntermodulationMeasurement) -> JSONLine {
         func products(_ list: [IntermodulationMeasurement.Product]) -> [JSONLine] {
             list.map { product in
                 var p = JSONLine()

@@ -4,8 +4,8 @@ import ToneDSP
 import TonePlot
 
 /// `measure --what levels --plot`: THD+N versus level above gain versus level.
-enum LevelsPlot {
-    static func svg(_ sweep: LevelSweep) -> String {
+public enum LevelsPlot {
+    public static func svg(_ sweep: LevelSweep) -> String {
         let width = 960.0
         var writer = SVGWriter(width: width, height: 1000)
         let low = sweep.points.first?.levelDBFS ?? -60, high = sweep.points.last?.levelDBFS ?? 0

@@ -3,8 +3,8 @@ import ToneDSP
 import TonePlot
 
 /// `measure --what crosstalk --plot`: a heat map, one row per path (driven → read), frequency across.
-enum CrosstalkPlot {
-    static func svg(_ m: CrosstalkMatrix) -> String {
+public enum CrosstalkPlot {
+    public static func svg(_ m: CrosstalkMatrix) -> String {
         let width = 960.0
         var writer = SVGWriter(width: width, height: 560)
         let frequencies = m.paths.first?.points.map(\.frequencyHz) ?? [1000]
