@@ -78,7 +78,8 @@ let package = Package(
         // The command line's option groups and output formatters (reports, messages,
         // JSON lines, plots, the console), JACK-free: no ToneJack, no ToneEngine.
         .target(name: "ToneCommandLine", dependencies: [
-            "ToneCore", "ToneDSP", "ToneModem", "ToneAudioFile", "TonePlot", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ToneCore", "ToneDSP", "ToneModem", "ToneAudioFile", "TonePlot",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The offline commands (analyze, encode, decode): files in, files or lines out.
         // No ToneJack, no ToneEngine among its dependencies, so the build refuses an import of them.
@@ -89,8 +90,8 @@ let package = Package(
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneCommandLine", "ToneFileCommands", "ToneJack", "ToneEngine",
-                "TonePlot", "ToneOSC", "CCrypto",
+                "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneCommandLine", "ToneFileCommands", "ToneJack",
+                "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -100,10 +101,12 @@ let package = Package(
         .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP", "ToneModem"]),
         .testTarget(name: "ToneAudioFileTests", dependencies: ["ToneAudioFile", "CSndfile"]),
         .testTarget(name: "ToneJackTests", dependencies: ["ToneJack", "ToneTestSupport"]),
-        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneModem", "ToneJack", "ToneTestSupport"]),
+        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneModem", "ToneJack",
+                                                     "ToneTestSupport"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
-        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneCommandLine", "ToneFileCommands", "ToneDSP", "ToneModem", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
+        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneCommandLine", "ToneFileCommands", "ToneDSP",
+                                                   "ToneModem", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
                                                    "ToneTestSupport"]),
         // What the end-to-end tests share: the one process runner (LiveCommand,
         // runCommand), the one configurable JACK test peer (JackPeer and its
@@ -115,8 +118,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             // tonenode: not imported; listed so the binary the tests run is built first.
-            dependencies: ["EndToEndSupport", "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "ToneOSC",
-                           "ToneTestSupport", "tonenode"],
+            dependencies: ["EndToEndSupport", "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine",
+                           "ToneOSC", "ToneTestSupport", "tonenode"],
             exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "PipeWire/latency_peer.c"]),
     ]
 )
