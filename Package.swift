@@ -9,10 +9,13 @@ let package = Package(
     products: [
         .executable(name: "tonenode", targets: ["tonenode"]),
         .library(name: "ToneDSP", targets: ["ToneDSP"]),
+        .library(name: "ToneModem", targets: ["ToneModem"]),
         .library(name: "ToneAudioFile", targets: ["ToneAudioFile"]),
         .library(name: "ToneCore", targets: ["ToneCore"]),
         .library(name: "ToneJack", targets: ["ToneJack"]),
         .library(name: "ToneEngine", targets: ["ToneEngine"]),
+        .library(name: "ToneCommandLine", targets: ["ToneCommandLine"]),
+        .library(name: "ToneFileCommands", targets: ["ToneFileCommands"]),
         // Seeded noise and channel models shared by the unit tests and the benchmarks.
         .library(name: "ToneTestSupport", targets: ["ToneTestSupport"]),
         // The charts (SVG), for the benchmarks' plots.
@@ -52,15 +55,17 @@ let package = Package(
         // `assert` and the standard library's debug preconditions (unsafe
         // buffer indices) that -O alone drops.
         .target(name: "ToneDSP", dependencies: ["CFFTW"], swiftSettings: optimizedInDebug),
-        .target(name: "ToneTestSupport", dependencies: ["ToneDSP"], swiftSettings: optimizedInDebug),
+        // The modem (air and cable) and the cable session's protocol, on ToneDSP.
+        .target(name: "ToneModem", dependencies: ["ToneDSP"], swiftSettings: optimizedInDebug),
+        .target(name: "ToneTestSupport", dependencies: ["ToneDSP", "ToneModem"], swiftSettings: optimizedInDebug),
         .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
         // JACK-free rules: settings and their validation, the control language,
         // the session encoding, qjackctl patchbay files.
-        .target(name: "ToneCore", dependencies: ["ToneDSP"]),
+        .target(name: "ToneCore", dependencies: ["ToneDSP", "ToneModem"]),
         // The JACK binding: the only importer of CJack.
         .target(name: "ToneJack", dependencies: ["CJack"]),
         // The running node: real-time engines, analysis worker, supervisor, recorder.
-        .target(name: "ToneEngine", dependencies: ["ToneDSP", "ToneCore", "ToneJack"]),
+        .target(name: "ToneEngine", dependencies: ["ToneDSP", "ToneModem", "ToneCore", "ToneJack"]),
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
         .target(name: "TonePlot"),
         .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"]),
@@ -70,22 +75,38 @@ let package = Package(
         // unloaded; each load and unload lost its caches, 120 KB a cycle under ASan).
         .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"], swiftSettings: optimizedInDebug,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
+        // The command line's option groups and output formatters (reports, messages,
+        // JSON lines, plots, the console), JACK-free: no ToneJack, no ToneEngine.
+        .target(name: "ToneCommandLine", dependencies: [
+            "ToneCore", "ToneDSP", "ToneModem", "ToneAudioFile", "TonePlot",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // The offline commands (analyze, encode, decode): files in, files or lines out.
+        // No ToneJack, no ToneEngine among its dependencies, so the build refuses an import of them.
+        .target(name: "ToneFileCommands", dependencies: [
+            "ToneCommandLine", "ToneCore", "ToneDSP", "ToneModem", "ToneAudioFile", "TonePlot",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(
             name: "tonenode",
             dependencies: [
-                "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
+                "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneCommandLine", "ToneFileCommands", "ToneJack",
+                "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // Unit tests, one target per module; none needs a JACK server.
         .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneTestSupport"]),
-        .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP"]),
+        .testTarget(name: "ToneModemTests", dependencies: ["ToneModem", "ToneDSP", "ToneTestSupport"]),
+        .testTarget(name: "ToneCoreTests", dependencies: ["ToneCore", "ToneDSP", "ToneModem"]),
         .testTarget(name: "ToneAudioFileTests", dependencies: ["ToneAudioFile", "CSndfile"]),
         .testTarget(name: "ToneJackTests", dependencies: ["ToneJack", "ToneTestSupport"]),
-        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneJack", "ToneTestSupport"]),
+        .testTarget(name: "ToneEngineTests", dependencies: ["ToneEngine", "ToneCore", "ToneDSP", "ToneModem", "ToneJack",
+                                                     "ToneTestSupport"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
-        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneDSP", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
+        .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneCommandLine", "ToneFileCommands", "ToneDSP",
+                                                   "ToneModem", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
                                                    "ToneTestSupport"]),
         // What the end-to-end tests share: the one process runner (LiveCommand,
         // runCommand), the one configurable JACK test peer (JackPeer and its
@@ -97,8 +118,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             // tonenode: not imported; listed so the binary the tests run is built first.
-            dependencies: ["EndToEndSupport", "ToneDSP", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine", "ToneOSC",
-                           "ToneTestSupport", "tonenode"],
+            dependencies: ["EndToEndSupport", "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine",
+                           "ToneOSC", "ToneTestSupport", "tonenode"],
             exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "PipeWire/latency_peer.c"]),
     ]
 )

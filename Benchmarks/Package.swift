@@ -2,7 +2,7 @@
 import PackageDescription
 
 // A package of its own so that benchmarking never slows down or changes the
-// main build; it sees ToneNode only through its public `ToneDSP` product.
+// main build; it sees ToneNode only through its public products (`ToneDSP`, `ToneModem`, …).
 let package = Package(
     name: "ToneNodeBenchmarks",
     platforms: [.macOS(.v15)],
@@ -27,12 +27,12 @@ let package = Package(
                            .product(name: "ToneTestSupport", package: "ToneNode")]),
         .executableTarget(
             name: "modem-bench",
-            dependencies: [.product(name: "ToneDSP", package: "ToneNode"),
+            dependencies: [.product(name: "ToneDSP", package: "ToneNode"), .product(name: "ToneModem", package: "ToneNode"),
                            .product(name: "ToneTestSupport", package: "ToneNode")]),
         // Rate against SNR for every profile, amodem beside it, Shannon's curve; a table and a plot.
         .executableTarget(
             name: "cable-bench",
-            dependencies: [.product(name: "ToneDSP", package: "ToneNode"),
+            dependencies: [.product(name: "ToneDSP", package: "ToneNode"), .product(name: "ToneModem", package: "ToneNode"),
                            .product(name: "ToneTestSupport", package: "ToneNode"),
                            .product(name: "TonePlot", package: "ToneNode")]),
     ]

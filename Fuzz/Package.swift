@@ -25,7 +25,7 @@ let package = Package(
             name: "fuzz-modem",
             dependencies: [
                 "CFuzzerDriver",
-                .product(name: "ToneDSP", package: "ToneNode"),
+                .product(name: "ToneDSP", package: "ToneNode"), .product(name: "ToneModem", package: "ToneNode"),
             ]),
     ]
 )

@@ -3,7 +3,7 @@ import CLV2
 // The functions the C descriptor table (Sources/CLV2/shim.c) calls, one per
 // LV2 callback. The instance is the handle (retained at `new`, released at
 // `free`); the callbacks enter it without a retain (`_withUnsafeGuaranteedRef`),
-// as the node's JACK callbacks do (Sources/ToneEngine/RealTime/RenderBridge.swift).
+// as the node's JACK callbacks do (Sources/ToneEngine/Engines/RenderBridge.swift).
 
 @_cdecl("tn_lv2_analyzer_new")
 func analyzerNew(_ rate: Double, _ schedule: UnsafePointer<LV2_Worker_Schedule>?) -> UnsafeMutableRawPointer? {

@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// A file sent as cable segments (`CableSegment`), each its own transmission,
 /// as one recording: what `send --profile cable` plays, made offline, so

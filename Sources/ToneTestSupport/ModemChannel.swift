@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneModem
 
 /// Seeded channels for modem tests: noise at a full-band SNR, a synthetic
 /// reverberant room, a clock offset, gain, clipping.

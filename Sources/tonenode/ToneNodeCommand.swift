@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ToneJack
+import ToneCommandLine
+import ToneFileCommands
 
 @main
 struct ToneNodeCommand: AsyncParsableCommand {

@@ -31,16 +31,22 @@ struct ParameterDeclarationTests {
         }
     }
 
-    @Test("every setting a problem names is declared, and its names come from there")
+    @Test("a problem with any declared setting names it as each door does")
     func problemNames() {
-        let declared = Set(Parameters.all.map { "\($0.name)|\($0.flag ?? "")" })
-        for setting in SettingsProblem.Setting.allCases {
-            let parameter = setting.parameter
-            #expect(declared.contains("\(parameter.name)|\(parameter.flag ?? "")"), "\(setting) is not in Parameters.all")
-            let problem = SettingsProblem(setting, .notFiniteDB(.nan))
+        for parameter in Parameters.all {
+            let problem = SettingsProblem(SettingsProblem.Setting(parameter), .notFiniteDB(.nan))
             #expect(problem.description.hasPrefix(parameter.flag ?? parameter.name), "\(problem.description)")
             #expect(problem.sessionDescription.hasPrefix(parameter.sessionKey ?? parameter.flag ?? parameter.name),
                     "\(problem.sessionDescription)")
+        }
+    }
+
+    @Test("a declared range with its wording is checked through the declaration's key path")
+    func rangesFromDeclarations() {
+        let worded = Parameters.all.filter { $0.rangeRequirement != nil }
+        #expect(worded.count >= 4)
+        for parameter in worded {
+            #expect(parameter.rangeProblem(in: NodeSettings()) == nil, "\(parameter.name): its default is refused")
         }
     }
 
@@ -50,16 +56,16 @@ struct ParameterDeclarationTests {
         settings.highHz = 10_000
         let data = try SessionSettings(settings).encoded()
         let keys = Set(try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]).keys)
-        let declared = Parameters.all.flatMap(\.sessionFields)
-        for field in declared { #expect(keys.contains(field.rawValue), "\(field) is not written") }
-        #expect(Set(declared.map(\.rawValue)) == keys, "saved but undeclared: \(keys.subtracting(declared.map(\.rawValue)))")
+        let declared = Parameters.all.flatMap(\.sessionFields).map(\.key)
+        for key in declared { #expect(keys.contains(key), "\(key) is not written") }
+        #expect(Set(declared) == keys, "saved but undeclared: \(keys.subtracting(declared))")
         #expect(try SessionSettings.decode(data).settings == SessionSettings(settings).settings)
     }
 
     @Test("every control name is a command of the control language, on a line and over OSC")
     func controlNames() throws {
         let named = Parameters.all.compactMap(\.controlName)
-        #expect(named.count == 3)
+        #expect(named.count == 4)
         for name in named {
             #expect(ControlCommand.usage.contains { $0.name == name })
             for spelling in [name, ControlCommand.oscPrefix + name] {
@@ -78,6 +84,7 @@ struct ParameterDeclarationTests {
         #expect(try ControlCommand.parse("\(Parameters.frequency.controlName ?? "") 440") == .frequency(hz: 440))
         #expect(try ControlCommand.parse("\(Parameters.level.controlName ?? "") -6") == .level(dbfs: -6))
         #expect(try ControlCommand.parse("\(Parameters.mute.controlName ?? "") on") == .mute(true))
+        #expect(try ControlCommand.parse("\(Parameters.glide.controlName ?? "") 0.05") == .glide(seconds: 0.05))
     }
 
     @Test("an out-of-range value's error names the declaration and states its range")

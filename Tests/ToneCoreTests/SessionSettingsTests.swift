@@ -26,6 +26,7 @@ struct SessionSettingsTests {
         settings.bendRangeSemitones = 12
         settings.channels = 2
         settings.receivesMessages = true
+        settings.glideSeconds = 0.25
         return settings
     }
 
@@ -61,7 +62,7 @@ struct SessionSettingsTests {
     @Test("every stored property is either saved (under its own name) or named as per launch")
     func everyPropertyIsAccountedFor() throws {
         let labels = Set(Self.fields(NodeSettings()).keys)
-        let saved = Set(NodeSettings.SessionField.allCases.map(\.rawValue))
+        let saved = Set(NodeSettings.sessionFields.map(\.key))
         #expect(saved.isDisjoint(with: NodeSettings.perLaunchProperties))
         #expect(saved.union(NodeSettings.perLaunchProperties) == labels,
                 "not accounted for: \(labels.subtracting(saved).subtracting(NodeSettings.perLaunchProperties)); unknown: \(saved.union(NodeSettings.perLaunchProperties).subtracting(labels))")
@@ -74,8 +75,8 @@ struct SessionSettingsTests {
         let defaults = Self.fields(NodeSettings())
         let changed = Self.fields(Self.everythingChanged)
         let launched = Self.fields(Self.withLaunchChanged(NodeSettings()))
-        for field in NodeSettings.SessionField.allCases {
-            #expect(changed[field.rawValue] != defaults[field.rawValue], "\(field.rawValue) left at its default")
+        for field in NodeSettings.sessionFields {
+            #expect(changed[field.key] != defaults[field.key], "\(field.key) left at its default")
         }
         for label in NodeSettings.perLaunchProperties {
             #expect(launched[label] != defaults[label], "\(label) left at its default")
@@ -93,8 +94,8 @@ struct SessionSettingsTests {
         loaded.apply(to: &restored)
         let expected = Self.fields(Self.everythingChanged)
         let got = Self.fields(restored)
-        for field in NodeSettings.SessionField.allCases {
-            #expect(got[field.rawValue] == expected[field.rawValue], "\(field.rawValue)")
+        for field in NodeSettings.sessionFields {
+            #expect(got[field.key] == expected[field.key], "\(field.key)")
         }
         // Per-launch properties are not in the file: the launch's own stay.
         let launch = Self.withLaunchChanged(NodeSettings())

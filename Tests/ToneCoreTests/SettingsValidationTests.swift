@@ -1,6 +1,7 @@
 import Testing
 import ToneCore
 import ToneDSP
+import ToneModem
 
 /// Each of the node's rules, found by the one check every entry point calls,
 /// and named as the command line, a session file and a control line name it.

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import ToneCore
 import ToneDSP
-import ToneEngine
+@testable import ToneEngine
 import ToneJack
 
 /// Commands from two control threads (stdin and OSC) into a rendering engine,

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ToneCore
 import ToneDSP
-import ToneEngine
+@testable import ToneEngine
 import ToneJack
 
 /// A soak: many seconds of audio through the node's real-time half (`Engine.render`,

@@ -58,6 +58,8 @@ struct OSCDecoderTests {
         #expect(try decode(OSCPacket.message("/tonenode/mute", [.bool(true)])) == .mute(true))
         #expect(try decode(OSCPacket.message("/tonenode/mute", [.int(0)])) == .mute(false))
         #expect(try decode(OSCPacket.message("/tonenode/level", [.float(-6.5)])) == .level(dbfs: -6.5))
+        #expect(try decode(OSCPacket.message("/tonenode/glide", [.double(0.5)])) == .glide(seconds: 0.5))
+        #expect(try decode(OSCPacket.message("/tonenode/glide", [.int(2)])) == .glide(seconds: 2))
     }
 
     @Test("bad packets are one sentence each", arguments: [
@@ -66,6 +68,7 @@ struct OSCDecoderTests {
         (OSCPacket.message("/tonenode/freq", [.float(.nan)]), "positive number of Hz"),
         (OSCPacket.message("/tonenode/level", [.float(.infinity)]), "dBFS"),
         (OSCPacket.message("/tonenode/mute", [.float(0.5)]), "mute takes 1"),
+        (OSCPacket.message("/tonenode/glide", [.float(11)]), "glide: 11.0 must be a number of seconds from 0 to 10"),
         (OSCPacket.message("/tonenode/beep", [.float(440), .float(4000)]), "at most 3600"),
         (OSCPacket.message("/tonenode/", []), "unknown command"),
         (OSCPacket.message("/elsewhere", [.int(1)]), "unknown path"),

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ToneDSP
+@testable import ToneModem
 
 /// Fixed reports, messages and a measurement whose printed forms the golden
 /// tests pin down byte for byte (recorded before the JSON writer replaced

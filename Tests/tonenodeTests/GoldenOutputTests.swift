@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ToneDSP
 @testable import tonenode
+@testable import ToneCommandLine
 
 /// Every JSON (and message) line the formatters print for fixed inputs, byte
 /// for byte, as recorded from the formatters before they shared `JSONLine`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import tonenode
+@testable import ToneCommandLine
 
 @Suite("JSONLine, the one JSON writer")
 struct JSONLineTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ToneDSP
 @testable import tonenode
+@testable import ToneCommandLine
 
 @Suite("measure's summary")
 struct MeasureFormatterTests {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Testing
 @testable import tonenode
+@testable import ToneFileCommands
 
 /// Negative numbers are values: `--level -12` works as written, and a
 /// negative value where none makes sense names the option and its range

@@ -36,7 +36,7 @@ struct ParameterFlagTests {
 
     @Test("an out-of-range value's error names the flag and the declared range", arguments: [
         (["run"], Parameters.channels), (["run"], Parameters.tones), (["run"], Parameters.a4),
-        (["run"], Parameters.bendRange), (["run"], Parameters.sendLevel),
+        (["run"], Parameters.bendRange), (["run"], Parameters.sendLevel), (["run"], Parameters.glide),
         (["measure"], Parameters.Measure.channels), (["measure"], Parameters.Measure.sweepSeconds),
         (["measure"], Parameters.Measure.maxLatency), (["measure"], Parameters.Measure.midiNotes),
         (["audit", "--connect-in", "a:b", "--connect-out", "c:d"], Parameters.Audit.sweepSeconds),
@@ -68,6 +68,7 @@ struct ParameterFlagTests {
         #expect(run.tone.freq == Parameters.frequency.defaultValue && run.tone.level == Parameters.level.defaultValue)
         #expect(run.analysis.fftSize == Parameters.fftSize.defaultValue && run.analysis.hop == Parameters.hop.defaultValue)
         #expect(run.tuning.a4 == Parameters.a4.defaultValue && run.control.bendRange == Parameters.bendRange.defaultValue)
+        #expect(run.tone.glide == Parameters.glide.defaultValue)
         var settings = NodeSettings()
         run.tone.apply(to: &settings)
         run.analysis.apply(to: &settings)

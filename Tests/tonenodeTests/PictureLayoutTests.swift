@@ -3,6 +3,7 @@ import Testing
 import ToneCore
 import ToneDSP
 @testable import tonenode
+@testable import ToneCommandLine
 
 /// Every picture kind drawn from real analyses of synthesized chains (in process: the stimulus of a
 /// `measure --what all,crosstalk,midi`, through a wire or a coloured chain, analysed as `measure`

@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneModem
 import ToneTestSupport
 
 /// One point of a sender's curve: net rate (payload bits over the whole

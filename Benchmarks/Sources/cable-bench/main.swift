@@ -7,6 +7,7 @@
 //       [--no-amodem] [--plot Benchmarks/cable-rate.svg]
 import Foundation
 import ToneDSP
+import ToneModem
 import ToneTestSupport
 import TonePlot
 

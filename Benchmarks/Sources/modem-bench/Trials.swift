@@ -1,5 +1,6 @@
 import Foundation
 import ToneDSP
+import ToneModem
 import ToneTestSupport
 
 /// One channel condition applied to many seeded transmissions.

@@ -6,6 +6,7 @@
 //       white noise at DB, all at once; default: ultrasonic at −11 dB as one of the extras)
 import Foundation
 import ToneDSP
+import ToneModem
 import ToneTestSupport
 
 func progress(_ message: String) {

@@ -9,6 +9,7 @@
 import CFuzzerDriver
 import Foundation
 import ToneDSP
+import ToneModem
 
 private let rates: [Double] = [16_000, 44_100, 48_000, 96_000]
 private let chunks = [1, 32, 256, 1000, 4096, 8192, 97, 2048]

@@ -9,6 +9,8 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
     case frequency(hz: Double)
     case level(dbfs: Double)
     case mute(Bool)
+    /// How long frequency and level changes ramp (`glide SECONDS`).
+    case glide(seconds: Double)
     /// A click-free beep at the present level (raised-cosine edges), then back to the tone.
     case beep(hz: Double, seconds: Double)
     /// A logarithmic sweep at the present level, then back to the tone.
@@ -27,12 +29,12 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
     public static let frequencyName = name(of: Parameters.frequency)
     public static let levelName = name(of: Parameters.level)
     public static let muteName = name(of: Parameters.mute)
+    public static let glideName = name(of: Parameters.glide)
 
     /// Command names, how each is written on a line, and its OSC argument
-    /// types (beep and sweep play, and set no parameter).
-    public static let usage: [(name: String, form: String, oscTypes: String)] = [
-        (frequencyName, "\(frequencyName) HZ", "f"), (levelName, "\(levelName) DBFS", "f"),
-        (muteName, "\(muteName) on|off", "i"),
+    /// types: the node's declarations that have a control name, then beep
+    /// and sweep (which play, and set no parameter).
+    public static let usage: [(name: String, form: String, oscTypes: String)] = Parameters.node.compactMap(\.controlUsage) + [
         ("beep", "beep HZ SECONDS", "f f"), ("sweep", "sweep START_HZ END_HZ SECONDS", "f f f"),
     ]
 
@@ -43,6 +45,7 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
         case .frequency(let hz): "\(Self.frequencyName) \(format(hz))"
         case .level(let dbfs): "\(Self.levelName) \(format(dbfs))"
         case .mute(let on): "\(Self.muteName) \(on ? "on" : "off")"
+        case .glide(let seconds): "\(Self.glideName) \(format(seconds))"
         case .beep(let hz, let seconds): "beep \(format(hz)) \(format(seconds))"
         case .sweep(let start, let end, let seconds): "sweep \(format(start)) \(format(end)) \(format(seconds))"
         }
@@ -99,6 +102,9 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
         case (muteName, 1):
             guard numbers[0] == 0 || numbers[0] == 1 else { throw Problem("\(name) takes 1 (on) or 0 (off)") }
             return .mute(numbers[0] == 1)
+        case (glideName, 1):
+            if let problem = Parameters.glide.rangeProblem(numbers[0]) { throw Problem(problem.commandDescription(name)) }
+            return .glide(seconds: numbers[0])
         case ("beep", 2):
             return .beep(hz: try hz(numbers[0], "beep"), seconds: try seconds(numbers[1]))
         case ("sweep", 3):
@@ -126,6 +132,7 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
             changed.frequencyHz = hz
         case .level(let dbfs): changed.levelDBFS = dbfs
         case .mute(let muted): changed.muted = muted
+        case .glide(let seconds): changed.glideSeconds = seconds
         case .beep(let hz, _): try belowNyquist(hz)
         case .sweep(let start, let end, _):
             try belowNyquist(start)
@@ -141,6 +148,7 @@ public enum ControlCommand: Equatable, Sendable, CustomStringConvertible {
         case .frequency(let hz): return .tone(frequencyHz: hz, sampleRateHz: sampleRateHz)
         case .level: return .level(amplitude: settings.levelAmplitude)
         case .mute(let on): return .mute(on)
+        case .glide(let seconds): return .ramp(seconds: seconds, sampleRateHz: sampleRateHz)
         case .beep(let hz, let seconds):
             return ToneShot.beep(frequencyHz: hz, seconds: seconds, amplitude: settings.levelAmplitude,
                                  sampleRateHz: sampleRateHz).map { .shot($0) }

@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 // MARK: - measure, audit, link, demo, send and encode
 
@@ -131,10 +132,9 @@ extension Parameters {
 
 extension Parameters {
     /// Every declaration, for the tests that walk them (each door's names exist and are described).
-    public static let all: [any ParameterDeclaration] = [
-        frequency, level, mute, fftSize, hop, band, snrMin, tones, mode, pitchRange, sampleRate,
-        channels, a4, bendRange, connectIn, connectOut, connectMidi, loopback, duration, oscPort,
-        message, sendProfile, sendLevel, receive, receiveProfiles, runReceiveProfile,
+    public static let all: [any ParameterDeclaration] = node + [
+        sampleRate, connectIn, connectOut, connectMidi, loopback, duration, oscPort,
+        message, sendProfile, sendLevel, receiveProfiles, runReceiveProfile,
         Measure.level, Measure.frequency, Measure.sweepStart, Measure.sweepEnd, Measure.sweepSeconds, Measure.maxLatency,
         Measure.midiNotes, Measure.channels, Measure.connectMidi, Measure.what, Measure.loopback,
         Audit.sweepSeconds,

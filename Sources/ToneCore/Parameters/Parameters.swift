@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// The node's parameters (`tonenode run`, and the parts of it that `send`,
 /// `receive` and `demo` open): one declaration each. `NodeSettings` takes
@@ -6,23 +7,34 @@ import ToneDSP
 /// and OSC their command names, a session file its keys, and
 /// `SettingsProblem` the names its sentences start with.
 ///
-/// Adding a parameter: one entry here (and in `all`), plus its use.
+/// Adding a parameter: one entry here (and in `node`, or `all` for a command's own), plus its use.
 public enum Parameters {
     // MARK: - The tone
 
     public static let frequency = Parameter<Double>(
         "tone frequency", unit: "Hz", default: ToneGenerator.defaultFrequencyHz,
         help: "Tone frequency in Hz, below the server's Nyquist frequency.",
-        flag: "--freq", valueName: "hz", session: [.frequencyHz], control: "freq")
+        flag: "--freq", valueName: "hz", setting: \NodeSettings.frequencyHz, session: [.required("frequencyHz", \.frequencyHz)],
+        control: "freq", lv2: .generator("frequency"))
 
     /// At or below full scale, however quiet: every finite level plays.
     public static let level = Parameter<Double>(
         "tone level", unit: "dBFS", default: ToneGenerator.defaultLevelDBFS, range: -Double.infinity...0,
         help: "Tone level in dBFS (peak; 0 dBFS is a full-scale sine).",
-        flag: "--level", valueName: "dbfs", session: [.levelDBFS], control: "level")
+        flag: "--level", valueName: "dbfs", setting: \NodeSettings.levelDBFS, session: [.required("levelDBFS", \.levelDBFS)],
+        control: "level", lv2: .generator("level", sharesRange: true))
 
     public static let mute = Parameter<Bool>(
-        "mute", default: false, help: "Play silence on `out`.", flag: "--mute", session: [.muted], control: "mute")
+        "mute", default: false, help: "Play silence on `out`.", flag: "--mute", setting: \NodeSettings.muted,
+        session: [.required("muted", \.muted)], control: "mute", lv2: .generator("mute"))
+
+    /// Click-free changes: a ramp of at least one frame, as long as the LV2 generator's `glide` may be.
+    public static let glide = Parameter<Double>(
+        "glide time", unit: "s", default: ToneGenerator.defaultRampSeconds, range: ToneGenerator.rampSecondsRange,
+        rangeWording: .from("a number of seconds"),
+        help: "Seconds a frequency or level change glides over (\(span(ToneGenerator.rampSecondsRange)); 0: one sample).",
+        flag: "--glide", valueName: "seconds", setting: \NodeSettings.glideSeconds,
+        session: [.added("glideSeconds", \.glideSeconds)], control: "glide", lv2: .generator("glide", sharesRange: true))
 
     // MARK: - The analysis
 
@@ -30,29 +42,32 @@ public enum Parameters {
         "analysis window", unit: "samples", default: ToneEstimatorConfiguration.defaultFFTSize,
         range: ToneEstimatorConfiguration.fftSizeRange.asDoubles,
         help: "Analysis window in samples (a power of two, \(span(ToneEstimatorConfiguration.fftSizeRange.asDoubles))).",
-        flag: "--fft-size", valueName: "n", session: [.fftSize])
+        flag: "--fft-size", valueName: "n", setting: \NodeSettings.fftSize, session: [.required("fftSize", \.fftSize)])
 
     public static let hop = Parameter<Int>(
         "hop", unit: "samples", default: ToneEstimatorConfiguration.defaultHopFrames,
-        help: "Samples between reports (1…fft-size).", flag: "--hop", valueName: "n", session: [.hopFrames])
+        help: "Samples between reports (1…fft-size).", flag: "--hop", valueName: "n",
+        setting: \NodeSettings.hopFrames, session: [.required("hopFrames", \.hopFrames)])
 
     /// Its default is the lower edge; the upper edge's is the server's Nyquist frequency.
     private static let defaultLowHz = ToneEstimatorConfiguration.defaultLowHz
     public static let band = Parameter<Double>(
         "analysis band", unit: "Hz", default: defaultLowHz,
         help: "Only look for tones between LO and HI Hz (default \(format(defaultLowHz)) Hz to Nyquist).",
-        flag: "--band", valueName: "lo:hi", session: [.lowHz, .highHz])
+        flag: "--band", valueName: "lo:hi", session: [.required("lowHz", \.lowHz), .added("highHz", \.highHz)],
+        lv2: .analyzer("low"))
 
     public static let snrMin = Parameter<Double>(
         "no-tone gate", unit: "dB", default: -20,
         help: "No-tone gate: a tone must carry at least this SNR in dB (the tone against the rest of the window, "
-            + "other reported tones excepted).", flag: "--snr-min", valueName: "db", session: [.snrMinDB])
+            + "other reported tones excepted).", flag: "--snr-min", valueName: "db",
+        setting: \NodeSettings.snrMinDB, session: [.required("snrMinDB", \.snrMinDB)])
 
     public static let tones = Parameter<Int>(
-        "tones per window", default: 1, range: (1...ToneEstimatorConfiguration.maxTonesLimit).asDoubles,
+        "tones per window", default: 1, range: (1...ToneEstimatorConfiguration.maxTonesLimit).asDoubles, rangeWording: .between,
         help: "Report up to K tones per window, strongest first, each with its own frequency, level and SNR "
             + "(JSON: a `tones` array; each tone passes the same no-tone gates).",
-        flag: "--tones", valueName: "k", session: [.maxTones])
+        flag: "--tones", valueName: "k", setting: \NodeSettings.maxTones, session: [.required("maxTones", \.maxTones)])
 
     public static let mode = Parameter<AnalysisMode>(
         "analysis mode", default: .tone,
@@ -60,13 +75,15 @@ public enum Parameters {
             tone: the most prominent single tone (frequency, level, SNR). \
             pitch: the fundamental of a musical sound, also when it is missing, with note and cents \
             relative to --a4; --band LO:HI then bounds the fundamental (default \(format(PitchDetectorConfiguration.defaultLowHz)):\(format(PitchDetectorConfiguration.defaultHighHz))).
-            """, flag: "--mode", valueName: "mode", session: [.mode])
+            """, flag: "--mode", valueName: "mode", setting: \NodeSettings.mode, session: [.added("mode", \.mode)],
+            lv2: .analyzer("mode"))
 
     /// `--band` in pitch mode; its default is the lower edge (the upper is `PitchDetectorConfiguration.defaultHighHz`).
     public static let pitchRange = Parameter<Double>(
         "pitch range", unit: "Hz", default: PitchDetectorConfiguration.defaultLowHz,
         help: "With --mode pitch, --band LO:HI bounds the fundamental.",
-        flag: "--band", valueName: "lo:hi", session: [.pitchLowHz, .pitchHighHz])
+        flag: "--band", valueName: "lo:hi", session: [.added("pitchLowHz", \.pitchLowHz), .added("pitchHighHz", \.pitchHighHz)],
+        lv2: .analyzer("pitch_low"))
 
     /// Not set by ToneNode: the server's (or the file's). Its range is what the estimator is tuned for.
     public static let sampleRate = Parameter<Double?>(
@@ -76,22 +93,26 @@ public enum Parameters {
     // MARK: - Ports and tuning
 
     public static let channels = Parameter<Int>(
-        "audio channels", default: 1, range: (1...AudioChannels.maximum).asDoubles,
+        "audio channels", default: 1, range: (1...AudioChannels.maximum).asDoubles, rangeWording: .from(nil),
         help: "Audio channels: 1 gives ports `in`/`out`; 2 or more give `in_1`, `in_2`…, `out_1`, `out_2`… "
             + "(every output plays the tone, every input is analysed and reported on its own).",
-        flag: "--channels", valueName: "n", session: [.channels])
+        flag: "--channels", valueName: "n", setting: \NodeSettings.channels, session: [.required("channels", \.channels)])
 
     public static let a4 = Parameter<Double>(
         "A4", unit: "Hz", default: EqualTemperament.standardA4Hz, range: EqualTemperament.a4RangeHz,
+        rangeWording: .from("a frequency in Hz"),
         help: "Frequency of A4 in Hz for note names, cents and MIDI notes (\(span(EqualTemperament.a4RangeHz))).",
-        flag: "--a4", valueName: "hz", session: [.a4Hz])
+        flag: "--a4", valueName: "hz", setting: \NodeSettings.a4Hz, session: [.required("a4Hz", \.a4Hz)],
+        lv2: .analyzer("a4", sharesRange: true))
 
     /// Two octaves either way: as far as any synth's bend range goes.
     private static let bendRangeLimit: ClosedRange<Double> = 0...24
     public static let bendRange = Parameter<Double>(
         "pitch-bend range", unit: "semitones", default: ToneGenerator.defaultBendRangeSemitones, range: bendRangeLimit,
+        rangeWording: .from("a number of semitones"),
         help: "Pitch-bend range on `midi_in`, in semitones either way (\(span(bendRangeLimit))).",
-        flag: "--bend-range", valueName: "semitones", session: [.bendRangeSemitones])
+        flag: "--bend-range", valueName: "semitones", setting: \NodeSettings.bendRangeSemitones,
+        session: [.added("bendRangeSemitones", \.bendRangeSemitones)])
 
     public static let connectIn = Parameter<[String]>(
         "connect-in", default: [], help: "Connect this port to our `in` after activation (repeatable).",
@@ -141,7 +162,7 @@ public enum Parameters {
     public static let receive = Parameter<Bool>(
         "receive", default: false,
         help: "Also decode messages sent as tones on `in`; each is printed on stdout as `receive` prints it, beside the reports.",
-        flag: "--receive", session: [.receivesMessages])
+        flag: "--receive", setting: \NodeSettings.receivesMessages, session: [.added("receivesMessages", \.receivesMessages)])
 
     public static let receiveProfiles = Parameter<[ModemProfile]?>(
         "message profiles", default: nil, help: "Listen only for this profile.", flag: "--profile")
@@ -151,4 +172,16 @@ public enum Parameters {
         help: "With --receive, listen only for this profile (cable: OFDM segments, a file whole); implies --receive. "
             + "Default: every tone profile the sample rate carries.",
         flag: "--receive-profile")
+
+    // MARK: - The node's settings
+
+    /// The settings a running node keeps (`NodeSettings`), each door walking
+    /// them: a session file holds their `sessionFields` in this order (the
+    /// first version's keys first, as it wrote them), `NodeSettings.problems`
+    /// checks their worded ranges in this order, and control lines and OSC
+    /// take those with a control name (`ControlCommand.usage`).
+    public static let node: [any ParameterDeclaration] = [
+        frequency, level, mute, fftSize, hop, band, snrMin, tones, a4, channels, mode, pitchRange, bendRange, receive,
+        glide,
+    ]
 }

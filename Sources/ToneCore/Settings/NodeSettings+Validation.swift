@@ -1,6 +1,12 @@
 import ToneDSP
+import ToneModem
 
 // MARK: - The rules (the limits are the declarations' ranges, `Parameters`)
+//
+// A range is checked for every declaration that words it (`rangeWording`);
+// the rules that are not a range are named here, once: a frequency below
+// Nyquist, a level at or below full scale, an FFT size a power of two, a hop
+// within the window, the band, the pitch range, the ports a command has.
 
 extension NodeSettings {
     /// Every rule these settings break, in the order a person would fix them
@@ -21,14 +27,8 @@ extension NodeSettings {
         }
         check(bandProblem(sampleRateHz: sampleRateHz))
         if !snrMinDB.isFinite { found.append(SettingsProblem(.snrMin, .notFiniteDB(snrMinDB))) }
-        if !Parameters.tones.accepts(Double(maxTones)) {
-            found.append(SettingsProblem(.tones, .tones(maxTones)))
-        }
-        if !Parameters.channels.accepts(Double(channels)) { found.append(SettingsProblem(.channels, .channels(channels))) }
-        if !Parameters.a4.accepts(a4Hz) { found.append(SettingsProblem(.a4, .a4(a4Hz))) }
-        if !Parameters.bendRange.accepts(bendRangeSemitones) {
-            found.append(SettingsProblem(.bendRange, .bendRange(bendRangeSemitones)))
-        }
+        // Every declared range with its wording (tones, A4, channels, bend range…), in `Parameters.node`'s order.
+        found += Parameters.node.compactMap { $0.rangeProblem(in: self) }
         check(pitchProblem(sampleRateHz: sampleRateHz))
         found += portProblems()
         guard let sampleRateHz else { return found }

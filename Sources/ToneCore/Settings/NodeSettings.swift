@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// Everything needed to start a node, as the user gave it.
 ///
@@ -10,44 +11,46 @@ public struct NodeSettings: Equatable, Sendable {
     public var clientName = "tonenode"
     /// nil: `$JACK_DEFAULT_SERVER` or the default server.
     public var serverName: String?
-    public var frequencyHz = Parameters.frequency.defaultValue
-    public var levelDBFS = Parameters.level.defaultValue
-    public var muted = Parameters.mute.defaultValue
-    public var fftSize = Parameters.fftSize.defaultValue
-    public var hopFrames = Parameters.hop.defaultValue
-    public var lowHz = Parameters.band.defaultValue
+    public var frequencyHz: Double = Parameters.frequency.defaultValue
+    public var levelDBFS: Double = Parameters.level.defaultValue
+    public var muted: Bool = Parameters.mute.defaultValue
+    /// Seconds a frequency or level change ramps over.
+    public var glideSeconds: Double = Parameters.glide.defaultValue
+    public var fftSize: Int = Parameters.fftSize.defaultValue
+    public var hopFrames: Int = Parameters.hop.defaultValue
+    public var lowHz: Double = Parameters.band.defaultValue
     /// nil: the server's Nyquist frequency.
     public var highHz: Double?
-    public var snrMinDB = Parameters.snrMin.defaultValue
+    public var snrMinDB: Double = Parameters.snrMin.defaultValue
     /// How many tones to report per window (`--tones K`).
-    public var maxTones = Parameters.tones.defaultValue
+    public var maxTones: Int = Parameters.tones.defaultValue
     /// `--mode`: single tone or musical pitch.
-    public var mode = Parameters.mode.defaultValue
+    public var mode: AnalysisMode = Parameters.mode.defaultValue
     /// Pitch mode: range of the fundamental, in Hz.
-    public var pitchLowHz = Parameters.pitchRange.defaultValue
-    public var pitchHighHz = PitchDetectorConfiguration.defaultHighHz
+    public var pitchLowHz: Double = Parameters.pitchRange.defaultValue
+    public var pitchHighHz: Double = PitchDetectorConfiguration.defaultHighHz
     /// Ports to connect to our `in` (sources) and from our `out` (destinations).
     public var connectIn: [String] = []
     public var connectOut: [String] = []
     /// Also connect our own `out` to our own `in` (self-test).
-    public var loopback = Parameters.loopback.defaultValue
+    public var loopback: Bool = Parameters.loopback.defaultValue
     public var planning: FFTPlanning = .measure
     /// Frequency of A4: note names and cents in pitch mode, MIDI notes on `midi_in`.
-    public var a4Hz = Parameters.a4.defaultValue
+    public var a4Hz: Double = Parameters.a4.defaultValue
     /// Semitones of a full pitch-bend swing on `midi_in`.
-    public var bendRangeSemitones = Parameters.bendRange.defaultValue
+    public var bendRangeSemitones: Double = Parameters.bendRange.defaultValue
     /// Audio channels: 1 gives ports `in`/`out`; more give `in_1`…, `out_1`…
     /// (every output plays the same tone; every input is analysed on its own).
-    public var channels = Parameters.channels.defaultValue
+    public var channels: Int = Parameters.channels.defaultValue
     /// Ports to connect to our `midi_in`.
     public var connectMidi: [String] = []
     /// Run the tone (or pitch) analysis on `in` and publish reports. Off for
     /// `tonenode send` and `receive`, so no estimator runs there.
     public var analyzesTones = true
     /// Decode messages sent as tones on `in` (`receive`, `run --receive`).
-    public var receivesMessages = Parameters.receive.defaultValue
+    public var receivesMessages: Bool = Parameters.receive.defaultValue
     /// The profiles listened for (nil: every profile the server's rate allows).
-    public var messageProfiles = Parameters.receiveProfiles.defaultValue
+    public var messageProfiles: [ModemProfile]? = Parameters.receiveProfiles.defaultValue
     /// Decode cable transmissions on `in` too (`receive --profile cable`).
     public var receivesCable = false
 

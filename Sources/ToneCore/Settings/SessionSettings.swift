@@ -3,7 +3,7 @@ import ToneDSP
 
 /// The settings an NSM session keeps for `tonenode run` (JSON at `path + ".json"`):
 /// an encoding of `NodeSettings` without its per-launch properties (see
-/// `NodeSettings.SessionField` and `perLaunchProperties`). A file written by
+/// `NodeSettings.sessionFields` and `perLaunchProperties`). A file written by
 /// an older version holds a subset of the keys; the rest keep their defaults.
 @dynamicMemberLookup
 public struct SessionSettings: Codable, Equatable, Sendable {
@@ -28,15 +28,14 @@ public struct SessionSettings: Codable, Equatable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         var settings = NodeSettings()
-        var fields = SessionFieldDecoder(container: try decoder.container(keyedBy: NodeSettings.SessionField.self))
-        try settings.visitSessionFields(&fields)
+        let container = try decoder.container(keyedBy: SessionKey.self)
+        for field in NodeSettings.sessionFields { try field.decode(into: &settings, from: container) }
         self.settings = settings
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var settings = settings
-        var fields = SessionFieldEncoder(container: encoder.container(keyedBy: NodeSettings.SessionField.self))
-        try settings.visitSessionFields(&fields)
+        var container = encoder.container(keyedBy: SessionKey.self)
+        for field in NodeSettings.sessionFields { try field.encode(settings, to: &container) }
     }
 
     // MARK: - Files

@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// A setting that breaks one of the node's rules: which setting, and which rule.
 ///
@@ -8,16 +9,18 @@ import ToneDSP
 /// wrote it: a command-line flag (`description`), a session-file key
 /// (`sessionDescription`) or a control command (`commandDescription`).
 public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The setting at fault, with its names on the command line and in a session file.
-    public enum Setting: String, Sendable, CaseIterable {
-        case frequency, level, fftSize, hop, band, snrMin, tones, channels, a4, bendRange, pitchRange
-        case receiveProfiles, sampleRate
-        /// `measure`'s sweep edges.
-        case sweepStart, sweepEnd
-        /// `run --send`, `send`, `encode`: the message and its level.
-        case message, sendLevel
-        /// Connections to ports a command may not have (`send` has no `in`).
-        case connectIn, connectOut, connectMidi, loopback
+    /// The setting at fault: its declaration, which holds every name it has
+    /// (on the command line, in a session file, on a control line).
+    public struct Setting: Hashable, Sendable, CustomStringConvertible {
+        public let parameter: any ParameterDeclaration
+
+        public init(_ parameter: any ParameterDeclaration) { self.parameter = parameter }
+
+        /// Two declarations are one setting when they have the same name and flag.
+        private var identity: String { "\(parameter.name)|\(parameter.flag ?? "")" }
+        public static func == (a: Setting, b: Setting) -> Bool { a.identity == b.identity }
+        public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
+        public var description: String { parameter.commandLineName }
     }
 
     /// The rule that was broken, with the values that broke it.
@@ -31,10 +34,8 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
         case bandAboveNyquist(highHz: Double, nyquistHz: Double)
         case bandNarrowerThanBins(lowHz: Double, highHz: Double, binHz: Double)
         case notFiniteDB(Double)
-        case tones(Int)
-        case channels(Int)
-        case a4(Double)
-        case bendRange(Double)
+        /// Outside the declaration's range, which its `rangeRequirement` states; the value as written.
+        case outOfRange(String)
         case pitchRangeEmpty(lowHz: Double, highHz: Double)
         case pitchWindowTooShort(frames: Int, sampleRateHz: Double, lowHz: Double, highHz: Double)
         case messageEmpty
@@ -103,14 +104,8 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
             "\(lowHz):\(highHz) is narrower than \(format(ToneEstimatorConfiguration.minimumBandBins)) FFT bins (\(binHz) Hz each)"
         case .notFiniteDB:
             "must be a finite number of dB"
-        case .tones(let count):
-            "\(count) must be between \(Parameters.tones.rangeText("and"))"
-        case .channels(let count):
-            "\(count) must be from \(Parameters.channels.rangeText())"
-        case .a4(let hz):
-            "\(hz) must be a frequency in Hz from \(Parameters.a4.rangeText())"
-        case .bendRange(let semitones):
-            "\(semitones) must be a number of semitones from \(Parameters.bendRange.rangeText())"
+        case .outOfRange(let value):
+            "\(value) must be \(setting.parameter.rangeRequirement ?? "in range")"
         case .pitchRangeEmpty(let lowHz, let highHz):
             "pitch range \(lowHz)…\(highHz) Hz is empty"
         case .pitchWindowTooShort(let frames, let rate, let lowHz, let highHz):
@@ -132,32 +127,19 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
 // MARK: - Names
 
 extension SettingsProblem.Setting {
-    /// The parameter's declaration, which holds every name it has.
-    public var parameter: any ParameterDeclaration {
-        switch self {
-        case .frequency: Parameters.frequency
-        case .level: Parameters.level
-        case .fftSize: Parameters.fftSize
-        case .hop: Parameters.hop
-        case .band: Parameters.band
-        case .pitchRange: Parameters.pitchRange
-        case .snrMin: Parameters.snrMin
-        case .tones: Parameters.tones
-        case .channels: Parameters.channels
-        case .a4: Parameters.a4
-        case .bendRange: Parameters.bendRange
-        case .receiveProfiles: Parameters.receiveProfiles
-        case .sampleRate: Parameters.sampleRate
-        case .sweepStart: Parameters.Measure.sweepStart
-        case .sweepEnd: Parameters.Measure.sweepEnd
-        case .message: Parameters.message
-        case .sendLevel: Parameters.sendLevel
-        case .connectIn: Parameters.connectIn
-        case .connectOut: Parameters.connectOut
-        case .connectMidi: Parameters.connectMidi
-        case .loopback: Parameters.loopback
-        }
-    }
+    /// The settings the named rules (NodeSettings+Validation) and the option groups speak of.
+    public static let frequency = Self(Parameters.frequency), level = Self(Parameters.level)
+    public static let fftSize = Self(Parameters.fftSize), hop = Self(Parameters.hop), band = Self(Parameters.band)
+    public static let snrMin = Self(Parameters.snrMin), tones = Self(Parameters.tones), channels = Self(Parameters.channels)
+    public static let a4 = Self(Parameters.a4), bendRange = Self(Parameters.bendRange), pitchRange = Self(Parameters.pitchRange)
+    public static let receiveProfiles = Self(Parameters.receiveProfiles), sampleRate = Self(Parameters.sampleRate)
+    /// `measure`'s sweep edges.
+    public static let sweepStart = Self(Parameters.Measure.sweepStart), sweepEnd = Self(Parameters.Measure.sweepEnd)
+    /// `run --send`, `send`, `encode`: the message and its level.
+    public static let message = Self(Parameters.message), sendLevel = Self(Parameters.sendLevel)
+    /// Connections to ports a command may not have (`send` has no `in`).
+    public static let connectIn = Self(Parameters.connectIn), connectOut = Self(Parameters.connectOut)
+    public static let connectMidi = Self(Parameters.connectMidi), loopback = Self(Parameters.loopback)
 
     /// The command-line flag that sets it (the parameter's name when no flag does: `sample rate`).
     public var flag: String { parameter.commandLineName }

@@ -33,6 +33,8 @@ public struct ToneGenerator: Sendable {
     public static let defaultLevelDBFS = -18.0
     /// How long a frequency or level change ramps unless told otherwise (click-free; the LV2 generator's `glide`).
     public static let defaultRampSeconds = 0.01
+    /// The ramp lengths a node or the LV2 generator takes (`--glide`, `glide`).
+    public static let rampSecondsRange: ClosedRange<Double> = 0...10
     /// The sounding MIDI note, or -1.
     public private(set) var note: Int = -1
     public private(set) var velocity: Int = 0
@@ -76,6 +78,10 @@ public struct ToneGenerator: Sendable {
                 _shot.release()
                 _nextShot = .idle
             }
+        case .ramp(let frames):
+            // Applies to the next change (and to one under way from its next step).
+            _voice.rampFrames = max(1, frames)
+            return
         case .shot(let newShot):
             if _shot.isActive {
                 // Let the present one fade out first: starting the new one

@@ -22,10 +22,10 @@ extension Node {
 }
 
 extension Engine {
-    /// `Node.play`, for a task that holds only the engine (`run --send`).
+    /// `Node.play`, for a task that holds only the engine's playback (`NodePlayback`).
     /// One caller at a time: the queue has one producer.
     @discardableResult
-    public func play(_ samples: [Float], timeoutSeconds: Double? = nil,
+    func play(_ samples: [Float], timeoutSeconds: Double? = nil,
                      shouldStop: @Sendable () -> Bool = { false }) async -> Bool {
         let engine = self
         let start = engine.player.enqueuedFrames
@@ -58,7 +58,7 @@ extension Engine {
     ///   - shouldStop: polled every 5 ms; true gives up (a signal).
     /// - Returns: whether every sample went out.
     /// One caller at a time: the queue has one producer.
-    public func play(parts next: () throws -> [Float]?, stallSeconds: Double = 10,
+    func play(parts next: () throws -> [Float]?, stallSeconds: Double = 10,
                      shouldStop: @Sendable () -> Bool = { false }) async throws -> Bool {
         let start = player.enqueuedFrames
         var part = try next() ?? []

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import ToneCore
 import ToneDSP
+import ToneModem
 import ToneJack
 
 /// A running ToneNode: one JACK client with ports `in` and `out`, the engine on
@@ -18,7 +19,9 @@ import ToneJack
 /// end its events (`stopRequester`).
 public final class Node {
     public let client: JackClient
-    public let engine: Engine
+    /// Behind the node's doors: control through `apply`, playback through
+    /// `playback`, readings through `events`.
+    let engine: Engine
     public let settings: NodeSettings
     /// Reports and notices from the worker; finishes when the node stops.
     public let events: NodeEvents
@@ -32,6 +35,8 @@ public final class Node {
     /// Full name of the MIDI input port (`midi_in`; empty when left out).
     public let midiInputPortName: String
 
+    /// What `apply` goes through: the settings commands have changed, the engine's command queue.
+    let controls: LiveControls
     private let bridge: ProcessBridge
     private let worker: AnalysisWorker
     private let continuation: AsyncStream<[NodeEvent]>.Continuation
@@ -56,7 +61,7 @@ public final class Node {
         let engine = Engine(sampleRateHz: sampleRateHz, frequencyHz: settings.frequencyHz,
                             amplitude: settings.levelAmplitude, muted: settings.muted,
                             a4Hz: settings.a4Hz, bendRangeSemitones: settings.bendRangeSemitones,
-                            channels: settings.channels)
+                            rampSeconds: settings.glideSeconds, channels: settings.channels)
         let shortNames = Self.audioPortNames(channels: settings.channels)
         // Only the ports this command uses (`send`: no `in`, no `midi_in`; `receive`: no `out`).
         let ports = settings.ports
@@ -89,6 +94,8 @@ public final class Node {
         self.client = client
         self.engine = engine
         self.settings = settings
+        controls = LiveControls(settings: settings)
+        controls.attach(engine)
         self.bridge = bridge
         self.events = NodeEvents(batches: events)
         self.continuation = continuation

@@ -1,5 +1,6 @@
 import ToneCore
 import ToneDSP
+import ToneModem
 import ToneJack
 
 /// What the worker hands to the node's owner (`Node.events`), on the owner's task.

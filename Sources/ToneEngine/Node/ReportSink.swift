@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// Where a node's worker puts its reports and decoded messages itself, on its
 /// own thread, in place of `Node.events`: formatted and written there, a

@@ -4,6 +4,7 @@ import ToneAudioFile
 import ToneCore
 import ToneEngine
 import ToneJack
+import ToneCommandLine
 
 /// `tonenode patch FILE.xml`: applies a qjackctl patchbay file without qjackctl.
 struct PatchCommand: ParsableCommand {

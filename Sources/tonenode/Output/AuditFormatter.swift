@@ -1,6 +1,7 @@
 import Foundation
 import ToneCore
 import ToneEngine
+import ToneCommandLine
 
 /// `audit`'s lines: one per path as it is measured, then a summary.
 enum AuditFormatter {

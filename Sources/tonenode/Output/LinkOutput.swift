@@ -3,6 +3,7 @@ import ToneCore
 import ToneDSP
 import ToneEngine
 import TonePlot
+import ToneCommandLine
 
 /// `tonenode link`'s output: a line per reading (human or JSON), then the
 /// summary of every session (one per server connection). Main thread only.

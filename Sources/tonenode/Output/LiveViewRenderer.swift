@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ToneCommandLine
 
 /// Draws `LiveView` on a terminal in place, at most `maxRedrawsPerSecond`,
 /// as a good neighbour: diagnostics are printed above the view, the view fits

@@ -1,5 +1,8 @@
 import Synchronization
 import ToneDSP
+import ToneModem
+import ToneCommandLine
+import ToneFileCommands
 
 /// `run --receive-profile cable`: each input channel's cable transmissions
 /// assembled as `receive` assembles them (`CableTransferOutput`, its progress

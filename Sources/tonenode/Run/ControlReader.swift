@@ -1,5 +1,6 @@
 import Foundation
 import ToneCore
+import ToneCommandLine
 
 /// Reads control commands from stdin, one per line, on a thread of its own,
 /// for as long as stdin is open: script lines when stdin is a pipe or file,

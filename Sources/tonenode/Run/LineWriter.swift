@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ToneCommandLine
 
 /// Lines for stdout, written without ever blocking the writing thread (a
 /// node's worker: its hop clock must not wait for a reader).

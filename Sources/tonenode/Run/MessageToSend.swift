@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// A message `run --send` plays once.
 struct MessageToSend: Sendable {

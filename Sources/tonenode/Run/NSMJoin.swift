@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ToneCore
 import ToneOSC
+import ToneCommandLine
 
 /// Joins the NSM session named by `NSM_URL`, if any, before JACK is opened.
 enum NSMJoin {

@@ -1,7 +1,9 @@
 import Foundation
+import ToneCommandLine
 import ToneDSP
 import ToneEngine
 import ToneJack
+import ToneFileCommands
 
 /// Prints what a supervised node reports: reports on stdout, the rest on stderr.
 struct NodeOutput {
@@ -94,18 +96,18 @@ struct NodeOutput {
 
     /// Renders `message` at the node's rate and plays it on a task of its own.
     private func start(_ message: MessageToSend, on node: Node) {
-        let engine = node.engine
+        let playback = node.playback
         let samples: [Float]
         do {
-            samples = try Transmission.render(message.bytes, profile: message.profile, sampleRateHz: engine.sampleRateHz,
+            samples = try Transmission.render(message.bytes, profile: message.profile, sampleRateHz: playback.sampleRateHz,
                                               levelDBFS: message.levelDBFS)
         } catch {
             return diagnostic("error: --send: \(error)")
         }
         let done = String(format: "sent %d bytes, profile %@, %.3f s", message.bytes.count, message.profile.rawValue,
-                          Double(samples.count) / engine.sampleRateHz)
+                          Double(samples.count) / playback.sampleRateHz)
         Task.detached { [liveView] in
-            let line = await engine.play(samples) ? done : "error: --send: the message did not go out completely"
+            let line = await playback.play(samples) ? done : "error: --send: the message did not go out completely"
             guard let liveView else { return Console.err(line) }
             liveView.printAbove { Console.err(line) }
         }

@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import ToneDSP
+import ToneModem
 import ToneEngine
+import ToneCommandLine
 
 /// Formats a node's reports and messages on its worker thread and writes
 /// them to stdout there, with a `LineWriter` (never blocking the worker):

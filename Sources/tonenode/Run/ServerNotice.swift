@@ -1,4 +1,5 @@
 import ToneCore
+import ToneCommandLine
 
 /// What every command says when the server goes away or changes its sample
 /// rate under it: one line on stderr (and, for the rate, a JSON event among

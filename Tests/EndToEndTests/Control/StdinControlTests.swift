@@ -41,5 +41,41 @@ extension JackServerTests {
             #expect(errors.first?.contains("Nyquist") == true)
             #expect(node.isRunning)
         }
+
+        @Test("--glide sets how long a change glides; a `glide` line changes it, out of range is one error line")
+        func glide() throws {
+            let server = try startServer()
+            defer { server.stop() }
+            let node = try LiveCommand(["run", "-s", server.name, "-n", "gl", "--json", "--hop", "2048", "--glide", "2",
+                                        "--connect-out", "gl:in"], input: .pipe)
+            defer { node.stop() }
+            func reads(after index: Int, _ accept: (Double) -> Bool) -> Bool {
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline {
+                    if node.lines(from: index).compactMap(parseReport).contains(where: { accept($0["freq_hz"] as? Double ?? 0) }) {
+                        return true
+                    }
+                    usleep(20_000)
+                }
+                return false
+            }
+            #expect(reads(after: 0) { abs($0 - 1000) < 0.001 })
+            let mark = node.lineCount
+            // Over 2 s, reports one hop (43 ms) apart read the tone on its way.
+            node.send("freq 2000")
+            #expect(reads(after: mark) { $0 > 1200 && $0 < 1800 }, "no reading between 1200 and 1800 Hz on a 2 s glide")
+            #expect(reads(after: mark) { abs($0 - 2000) < 0.001 })
+            node.send("glide 11")
+            node.send("glide 0.01")
+            #expect(reads(after: node.lineCount) { abs($0 - 2000) < 0.001 })
+            var errors: [Substring] = []
+            for _ in 0..<250 where errors.isEmpty {
+                errors = node.stderr.split(separator: "\n").filter { $0.hasPrefix("tonenode: error:") }
+                usleep(20_000)
+            }
+            #expect(errors.count == 1 && errors.first?.contains("must be a number of seconds from 0 to 10") == true,
+                    "stderr: \(node.stderr)")
+            #expect(node.isRunning)
+        }
     }
 }

@@ -22,7 +22,7 @@ extension JackServerTests {
                                              environment: ["JACK_DEFAULT_SERVER": server.name])
                 #expect(changed.status == 0, "jack_bufsize: \(changed.stderr)")
                 #expect(node.client.bufferFrames == periodFrames)
-                let from = node.engine.renderedFrames.load(ordering: .relaxed) + 2 * periodFrames + 4096
+                let from = node.renderedFrames + 2 * periodFrames + 4096
                 let readings = await collectReadings(node, afterFrames: from, count: 4)
                 #expect(readings.count == 4, "period \(periodFrames)")
                 for reading in readings { #expect(abs((reading.frequencyHz ?? 0) - 4321) < 0.001, "period \(periodFrames)") }
@@ -60,7 +60,7 @@ extension JackServerTests {
             #expect(try connectionsOnServer(server.name)["steady:in"] == [])
             // Finally our own tone, looped back, is read exactly.
             try node.client.connect(from: node.outputPortName, to: node.inputPortName)
-            let from = node.engine.renderedFrames.load(ordering: .relaxed) + 2 * server.periodFrames
+            let from = node.renderedFrames + 2 * server.periodFrames
             let readings = await collectReadings(node, afterFrames: from, count: 4)
             #expect(readings.count == 4)
             for reading in readings { #expect(abs((reading.frequencyHz ?? 0) - 777) < 0.001) }

@@ -43,7 +43,7 @@ extension JackServerTests {
             let connected = try runCommand(["resting:out", "resting:in"], executable: "/usr/bin/jack_connect",
                                            environment: ["JACK_DEFAULT_SERVER": server.name])
             #expect(connected.status == 0, "\(connected.stderr)")
-            let connectedAtSeconds = Double(node.engine.renderedFrames.load(ordering: .relaxed)) / Double(node.client.sampleRateHz)
+            let connectedAtSeconds = Double(node.renderedFrames) / Double(node.client.sampleRateHz)
             var heardAtSeconds: Double?
             var handedOverAtSeconds = 0.0
             var reportsSince = 0
@@ -53,7 +53,7 @@ extension JackServerTests {
                 reportsSince += 1
                 if let frequency = report.reading.frequencyHz, abs(frequency - toneHz) < 0.01 {
                     heardAtSeconds = report.timeSeconds
-                    handedOverAtSeconds = Double(node.engine.renderedFrames.load(ordering: .relaxed)) / Double(node.client.sampleRateHz)
+                    handedOverAtSeconds = Double(node.renderedFrames) / Double(node.client.sampleRateHz)
                 }
             }
             let heard = try #require(heardAtSeconds)

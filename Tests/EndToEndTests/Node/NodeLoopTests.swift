@@ -3,14 +3,14 @@ import Foundation
 import Testing
 import ToneCore
 import ToneDSP
-import ToneEngine
+@testable import ToneEngine
 import ToneJack
 import ToneTestSupport
 
 /// Collects readings from a node's reports whose window starts after
 /// `afterFrames`, until `count` arrive or `timeoutSeconds` pass.
 func collectReadings(_ node: Node, afterFrames: Int, count: Int, timeoutSeconds: Double = 10) async -> [ToneReading] {
-    let rate = node.engine.sampleRateHz
+    let rate = node.sampleRateHz
     let stop = node.stopRequester
     let timer = Task {
         try? await Task.sleep(for: .seconds(timeoutSeconds))
@@ -62,8 +62,8 @@ extension JackServerTests {
             let node = try Node(settings: settings)
             defer { node.stop() }
             _ = await collectReadings(node, afterFrames: 0, count: 2)
-            node.engine.send(.tone(frequencyHz: 3000, sampleRateHz: node.engine.sampleRateHz))
-            let from = node.engine.renderedFrames.load(ordering: .relaxed) + 2 * server.periodFrames + 480
+            node.engine.send(.tone(frequencyHz: 3000, sampleRateHz: node.sampleRateHz))
+            let from = node.renderedFrames + 2 * server.periodFrames + 480
             let readings = await collectReadings(node, afterFrames: from, count: 4)
             #expect(readings.count == 4)
             for reading in readings { #expect(abs((reading.frequencyHz ?? 0) - 3000) < 0.001) }
@@ -147,11 +147,11 @@ extension JackServerTests {
             let node = try Node(settings: settings)
             defer { node.stop() }
             // Longer than the queue (4 s), so play() has to top it up as it drains.
-            let rate = node.engine.sampleRateHz
+            let rate = node.sampleRateHz
             let tone = (0..<Int(5 * rate)).map { Float(0.25 * sin(2 * Double.pi * 1500 * Double($0) / rate)) }
-            let startFrames = node.engine.renderedFrames.load(ordering: .relaxed)
+            let startFrames = node.renderedFrames
             let done = await node.play(tone)
-            let elapsedFrames = node.engine.renderedFrames.load(ordering: .relaxed) - startFrames
+            let elapsedFrames = node.renderedFrames - startFrames
             #expect(done)
             #expect(elapsedFrames >= tone.count && elapsedFrames < tone.count + Int(rate), "\(elapsedFrames)")
             let drained = node.engine.player.isDrained

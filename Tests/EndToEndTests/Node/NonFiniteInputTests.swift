@@ -29,7 +29,7 @@ extension JackServerTests {
             #expect(poisoned.allSatisfy { $0.invalidInput && $0.frequencyHz == nil })
 
             probe.signal = .sine500Hz
-            let switchedAt = node.engine.renderedFrames.load(ordering: .relaxed) + 4 * server.periodFrames
+            let switchedAt = node.renderedFrames + 4 * server.periodFrames
             let clean = await collectReadings(node, afterFrames: switchedAt, count: 4, timeoutSeconds: 5)
             #expect(clean.count == 4)
             for reading in clean {

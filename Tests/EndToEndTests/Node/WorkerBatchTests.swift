@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import ToneDSP
+import ToneModem
 import ToneEngine
 
 extension JackServerTests {
@@ -55,10 +56,10 @@ extension JackServerTests {
             let threadID = node.workerThreadID
             try #require(threadID != 0 && sink.reportTimes.count >= Int(1 / hopSeconds))
             let before = try IdleNodeTests.voluntarySwitches(threadID)
-            let framesBefore = node.engine.renderedFrames.load(ordering: .relaxed)
+            let framesBefore = node.renderedFrames
             try await Task.sleep(for: .seconds(3))
             let wakes = try IdleNodeTests.voluntarySwitches(threadID) - before
-            let seconds = Double(node.engine.renderedFrames.load(ordering: .relaxed) - framesBefore) / rateHz
+            let seconds = Double(node.renderedFrames - framesBefore) / rateHz
             let hops = seconds / hopSeconds
             if let batchSeconds {
                 // 30 batches in 3 s; with room for a loaded machine, far from a wake a hop (~280).

@@ -1,5 +1,6 @@
 import Synchronization
 import ToneDSP
+import ToneModem
 @testable import ToneEngine
 
 /// A `ReportSink` that records what it is handed, with the pacing a test gives it.

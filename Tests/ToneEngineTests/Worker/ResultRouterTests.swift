@@ -1,5 +1,6 @@
 import Testing
 @testable import ToneDSP
+@testable import ToneModem
 @testable import ToneEngine
 
 /// `ResultRouter`: reports and messages to the sink or to the events, and what each hand-over publishes.

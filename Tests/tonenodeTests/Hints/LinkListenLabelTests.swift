@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ToneDSP
 @testable import tonenode
+@testable import ToneCommandLine
 
 /// `link --listen`: the one-way delay has no fixed origin, and every line that shows it says so.
 @Suite("link --listen labels its delay relative")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ToneDSP
 @testable import tonenode
+@testable import ToneCommandLine
 
 /// A report with no tone from an input nothing feeds says "in: not connected"
 /// (text, live view) and `"connected":false` (JSON); every other line is as before.

@@ -1,7 +1,9 @@
 import Testing
 import ToneDSP
+import ToneModem
 import ToneTestSupport
 @testable import tonenode
+@testable import ToneFileCommands
 
 /// `decode` and `run --receive-profile cable` take what a recording of a
 /// session holds: its control transmissions are not messages.

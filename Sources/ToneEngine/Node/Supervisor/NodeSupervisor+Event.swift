@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 import ToneJack
 
 // What a supervisor's `run` hands its handler, and how it ends.

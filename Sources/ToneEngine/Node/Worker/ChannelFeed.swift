@@ -1,5 +1,6 @@
 import Synchronization
 import ToneDSP
+import ToneModem
 
 /// Feeds each input channel's capture ring to its analyzers.
 ///

@@ -1,4 +1,5 @@
 import ToneDSP
+import ToneModem
 
 /// Where the worker's results go.
 ///

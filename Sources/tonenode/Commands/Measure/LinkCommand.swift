@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneCommandLine
 import ToneCore
 import ToneDSP
 import ToneEngine

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneCommandLine
 import ToneCore
 import ToneDSP
 import ToneEngine
@@ -171,56 +172,8 @@ struct MeasureCommand: ParsableCommand {
             let again = try Self.againAfterPeriodChange { try record(settings, announce: false) }
             if again.xruns < recorded.xruns { recorded = again }
         }
-        let (measurement, harmonics, levels, noise, imd, midi) = try recorded.recording.withUnsafeBufferPointer { recording in
-            let midi = what.contains(.midi) ? try MIDILatencyAnalyzer.analyze(recorded.signal, recording: recording) : nil
-            guard !what.isMIDIOnly else { return (ChainMeasurement?.none, HarmonicAnalysis?.none, LevelSweep?.none,
-                                                  NoiseMeasurement?.none, IntermodulationMeasurement?.none, midi) }
-            let deconvolution = try SweepDeconvolution(recorded.signal, recording: recording)
-            let measurement = try ChainAnalyzer.analyze(recorded.signal, recording: recording, deconvolution: deconvolution)
-            let harmonics = what.contains(.harmonics)
-                ? HarmonicAnalyzer.analyze(recorded.signal, deconvolution: deconvolution,
-                                           latencyFrames: measurement.latencyFrames)
-                : nil
-            let levels = what.contains(.levels)
-                ? try LevelSweepAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
-                : nil
-            let noise = what.contains(.noise)
-                ? try NoiseAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
-                : nil
-            let imd = what.contains(.imd)
-                ? try IntermodulationAnalyzer.analyze(recorded.signal, recording: recording, latencyFrames: measurement.latencyFrames)
-                : nil
-            return (measurement, harmonics, levels, noise, imd, midi)
-        }
-        let crosstalk = what.contains(.crosstalk) ? try Self.crosstalk(recorded) : nil
-        if json {
-            var line = measurement.map {
-                MeasureFormatter.jsonObject($0, clientName: recorded.clientName, periodFrames: recorded.periodFrames,
-                                            xruns: recorded.xruns)
-            } ?? MeasureFormatter.jsonHeader(clientName: recorded.clientName, sampleRateHz: recorded.sampleRateHz,
-                                             periodFrames: recorded.periodFrames, xruns: recorded.xruns)
-            if let harmonics { line.add("harmonics", MeasureFormatter.json(harmonics)) }
-            if let levels { line.add("levels", MeasureFormatter.json(levels)) }
-            if let noise { line.add("noise", MeasureFormatter.json(noise)) }
-            if let imd { line.add("imd", MeasureFormatter.json(imd)) }
-            if let crosstalk { line.add("crosstalk", MeasureFormatter.json(crosstalk)) }
-            if let midi { line.add("midi", MeasureFormatter.json(midi)) }
-            Console.out(line.description)
-        } else {
-            var sections: [String] = []
-            if let measurement, what.contains(.response) {
-                sections.append(MeasureFormatter.human(measurement, periodFrames: recorded.periodFrames, xruns: recorded.xruns))
-            } else if let measurement {
-                sections.append(String(format: "latency     %12.3f frames  %9.4f ms", measurement.latencyFrames, measurement.latencyMs))
-            }
-            if let harmonics { sections.append(MeasureFormatter.human(harmonics)) }
-            if let levels { sections.append(MeasureFormatter.human(levels)) }
-            if let noise { sections.append(MeasureFormatter.human(noise)) }
-            if let imd { sections.append(MeasureFormatter.human(imd)) }
-            if let crosstalk { sections.append(MeasureFormatter.human(crosstalk)) }
-            if let midi { sections.append(MeasureFormatter.human(midi)) }
-            Console.out(sections.joined(separator: "\n"))
-        }
+        let report = try MeasureReport(recorded, what: what)
+        Console.out(json ? report.json : report.text)
         if recorded.xruns > 0 {
             Console.err(Self.xrunWarning(signal: recorded.signal, xruns: recorded.xruns, xrunFrames: recorded.xrunFrames,
                                          periodFrames: recorded.periodFrames))
@@ -228,28 +181,6 @@ struct MeasureCommand: ParsableCommand {
         if recorded.midiDropped > 0 {
             Console.err("warning: \(recorded.midiDropped) MIDI message(s) could not be sent; the MIDI figures miss those notes")
         }
-        if let plot {
-            if let measurement, what.contains(.response) { try PlotOption.write(ResponsePlot.svg(measurement), to: plot) }
-            // The first measurement chosen gets the file named; the others a file next to it each.
-            func write(_ kind: MeasureSelection.Kind, _ svg: @autoclosure () -> String?) throws {
-                guard let svg = svg() else { return }
-                try PlotOption.write(svg, to: what.kinds.first == kind ? plot : PlotOption.sibling(of: plot, named: kind.rawValue))
-            }
-            try write(.harmonics, harmonics.map(HarmonicsPlot.svg))
-            try write(.levels, levels.map(LevelsPlot.svg))
-            try write(.noise, noise.map(NoisePlot.svg))
-            try write(.imd, imd.map(IntermodulationPlot.svg))
-            try write(.crosstalk, crosstalk.map(CrosstalkPlot.svg))
-            try write(.midi, midi.map(MIDILatencyPlot.svg))
-        }
-    }
-
-    /// Every channel's recording, as buffers for `CrosstalkAnalyzer`.
-    static func crosstalk(_ run: ChainRecorder.Run) throws -> CrosstalkMatrix {
-        func withBuffers(_ index: Int, _ buffers: [UnsafeBufferPointer<Float>]) throws -> CrosstalkMatrix {
-            guard index < run.recordings.count else { return try CrosstalkAnalyzer.analyze(run.signal, recordings: buffers) }
-            return try run.recordings[index].withUnsafeBufferPointer { try withBuffers(index + 1, buffers + [$0]) }
-        }
-        return try withBuffers(0, [])
+        if let plot { try report.writePlots(to: plot) }
     }
 }

@@ -1,10 +1,13 @@
 import ArgumentParser
 import Foundation
 import ToneAudioFile
+import ToneCommandLine
 import ToneCore
 import ToneDSP
+import ToneModem
 import ToneEngine
 import ToneJack
+import ToneFileCommands
 
 struct ReceiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,140 +61,25 @@ struct ReceiveCommand: AsyncParsableCommand {
     static let sessionLingerSeconds = 10.0
 
     func run() async throws {
+        let supervisor = NodeSupervisor(settings: nodeSettings(), reconnect: !noReconnect)
+        let stop = supervisor.stopRequester
+        SignalWatcher.endsOnSignal(stop)
+        Console.onOutputFailure(stop)
+        let session = ReceiveSession(self, stop: stop)
+        defer { session.cancelTasks() }
+        let outcome = try await supervisor.run(session.handle)
+        try session.finish(outcome)
+    }
+
+    /// The node `receive` runs: muted, no tone readings, the messages of --profile (else every profile).
+    private func nodeSettings() -> NodeSettings {
         var settings = NodeSettings()
         jack.apply(to: &settings)
         settings.muted = true
         settings.analyzesTones = false
         settings.receiveMessages(only: profile)
         settings.ports = Self.ports(profile)
-        let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
-        let stop = supervisor.stopRequester
-        SignalWatcher.endsOnSignal(stop)
-        Console.onOutputFailure(stop)
-        var timer: Task<Void, Never>?
-        let answers = CableAnswerQueue()
-        var answering: Task<Void, Never>?
-        var linger: Task<Void, Never>?
-        /// With -o, ends the wait for a transfer left incomplete (a sender that died, a last segment lost).
-        var idle: Task<Void, Never>?
-        defer { for task in [timer, answering, linger, idle] { task?.cancel() } }
-        var delivered = 0
-        /// --count (or -o's one file) reached: what arrives while the node stops is not taken.
-        var done = false
-        let printer = MessageOutput(json: json)
-        var transfer = CableReceiveSession(json: json)
-        var writeError: Error?
-        var sessionDelivered = false
-        /// A session's file is delivered: stop once the sender says it has the digest, or after the linger.
-        var stopsAfterSession = false
-        /// Prints the message, or writes its bytes to --output; stops after --count (or one, with --output)
-        /// (a session's: once the session is over).
-        func deliver(_ bytes: [UInt8], line: String, summary: String?, inSession: Bool = false) {
-            if let output {
-                do {
-                    try DecodeCommand.write(bytes, to: output)
-                    Console.err((summary.map { $0 + "; " } ?? "received \(bytes.count) bytes; ") + "wrote \(output)")
-                } catch {
-                    writeError = error
-                    stop()
-                    return
-                }
-            } else {
-                Console.out(line)
-            }
-            delivered += 1
-            sessionDelivered = sessionDelivered || inSession
-            if let count = count ?? (output == nil ? nil : 1), delivered >= count {
-                // A session's end is the sender's closing word (or the linger): what comes until then is answered.
-                if inSession {
-                    stopsAfterSession = true
-                } else {
-                    done = true
-                    stop()
-                }
-            }
-        }
-        let outcome = try await supervisor.run { event in
-            switch event {
-            case .opened(let node, let reconnected):
-                let profiles = (profile.map { [$0] } ?? ModemProfile.allCases.filter {
-                    $0.parameters.problem(sampleRateHz: node.engine.sampleRateHz) == nil
-                }.map { .tones($0) }).map(\.rawValue)
-                Console.err((reconnected ? "reconnected: " : "") + "client '\(node.client.name)' at "
-                            + "\(node.client.sampleRateHz) Hz, \(node.client.bufferFrames) frames/period; "
-                            + "listening on \(node.inputPortName) for \(profiles.joined(separator: ", "))")
-                if !reconnected { jack.renameWarnings(actualName: node.client.name).forEach { Console.err($0) } }
-                if profile == .cable {
-                    answering?.cancel()
-                    let engine = node.engine
-                    answering = Task { await answers.play(on: engine) }
-                }
-                if timer == nil, let duration {
-                    timer = Task {
-                        try? await Task.sleep(for: .seconds(duration))
-                        if !Task.isCancelled { stop() }
-                    }
-                }
-            case .message(.cable(let reception, let seconds), _, let offset):
-                guard !done else { break }
-                let outcome = transfer.take(reception, timeSeconds: seconds + offset)
-                outcome.answers.forEach(answers.send)
-                idle?.cancel()
-                idle = nil
-                if output != nil, transfer.isPending {
-                    idle = Task {
-                        try? await Task.sleep(for: .seconds(CableTransferOutput.idleSeconds))
-                        if !Task.isCancelled { stop() }
-                    }
-                }
-                if let delivery = outcome.delivery {
-                    deliver(delivery.bytes, line: delivery.line, summary: delivery.summary, inSession: outcome.inSession)
-                }
-                guard outcome.inSession, stopsAfterSession else { break }
-                linger?.cancel()
-                if outcome.closed {
-                    stop()
-                } else {
-                    linger = Task {
-                        try? await Task.sleep(for: .seconds(Self.sessionLingerSeconds))
-                        if !Task.isCancelled { stop() }
-                    }
-                }
-            case .message(let message, _, let offset):
-                guard let bytes = message.deliveredBytes else {
-                    printer.print(message, timeOffsetSeconds: offset)
-                    break
-                }
-                deliver(bytes, line: json ? MessageFormatter.json(message, timeOffsetSeconds: offset)
-                                          : MessageFormatter.human(message, timeOffsetSeconds: offset), summary: nil)
-            case .report:
-                break
-            case .trouble(let xruns, let overflows, let dropped):
-                Console.err("\(xruns) xrun(s); \(overflows) input ring overflow(s), \(dropped) frames not analysed")
-            case .periodChanged(let frames):
-                Console.err(NodeOutput.periodChangedLine(frames))
-            case .callbackProfile(let profile):
-                Console.err(profile.summary)
-            case .sampleRateChanged(let from, let to):
-                Console.err(ServerNotice.sampleRateChangedLine(fromHz: from, toHz: to))
-            case .serverGone(let retrying):
-                Console.err(ServerNotice.goneLine(retrying: retrying))
-            case .connectionsPending(let connections):
-                Console.err("not yet restored (retrying): " + connections.map(\.description).joined(separator: ", "))
-            case .connectionsRestored(let connections):
-                Console.err("restored: " + connections.map(\.description).joined(separator: ", "))
-            }
-        }
-        if let writeError { throw writeError }
-        if profile == .cable, !done, let line = transfer.endLine(delivered: delivered, signalled: SignalWatcher.isStopRequested) {
-            Console.err(line)
-            throw ExitCode.failure
-        }
-        if outcome == .serverGone || delivered == 0 { throw ExitCode.failure }
-        // A session's file counts once its digest went back to the sender.
-        if sessionDelivered && answers.digestAnswersPlayed == 0 {
-            throw ModemCommandError("the file was written but its SHA-256 never went back to the sender")
-        }
+        return settings
     }
 }
 

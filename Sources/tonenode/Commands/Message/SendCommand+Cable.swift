@@ -1,13 +1,16 @@
 import ArgumentParser
 import Foundation
 import ToneDSP
+import ToneModem
 import ToneEngine
+import ToneCommandLine
+import ToneFileCommands
 
 extension SendCommand {
     /// `send --profile cable`: the bytes, any length, as a stream of segments
     /// (`CableSegment`), each rendered while the one before plays.
     func sendCable(_ message: [UInt8], on node: Node) async throws {
-        let rate = node.engine.sampleRateHz
+        let rate = node.sampleRateHz
         let (modulator, payload, dataBytes) = try ModemCommandError.cableSetup {
             let modulator = try CableModulator(sampleRateHz: rate, peakLevel: Float(pow(10, level / 20)))
             return (modulator, try modulator.payloadBytesPerFrame(), try modulator.segmentDataBytes())
@@ -16,7 +19,7 @@ extension SendCommand {
         let ranges = CableSegment.ranges(totalBytes: message.count, dataBytes: dataBytes)
         var index = 0
         var samples = 0
-        let sent = try await node.engine.play(parts: {
+        let sent = try await node.playback.play(parts: {
             guard index < ranges.count else { return nil }
             let segment = CableSegment(transferID: transferID, offset: ranges[index].lowerBound, totalBytes: message.count,
                                        data: message[ranges[index]])

@@ -1,10 +1,13 @@
 import ArgumentParser
 import Foundation
 import ToneAudioFile
+import ToneCommandLine
 import ToneCore
 import ToneDSP
+import ToneModem
 import ToneEngine
 import ToneJack
+import ToneFileCommands
 
 struct SendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,7 +86,7 @@ struct SendCommand: AsyncParsableCommand {
             }
             return try await sendCable(message, on: node)
         }
-        let rate = node.engine.sampleRateHz
+        let rate = node.sampleRateHz
         let samples = try Transmission.render(message, profile: tones, sampleRateHz: rate, levelDBFS: level)
         let serverGone = node.serverGoneReader
         guard await node.play(samples, shouldStop: { SignalWatcher.isStopRequested || serverGone() }) else {

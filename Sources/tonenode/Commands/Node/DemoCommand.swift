@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToneCommandLine
 import ToneCore
 import ToneDSP
 import ToneEngine
@@ -69,13 +70,13 @@ struct DemoCommand: AsyncParsableCommand {
         Console.out("   played Hz      detected Hz      error Hz    level dBFS   SNR dB   ok")
         var failures = 0
         var iterator = node.events.makeAsyncIterator()
-        var live = settings
         for tone in tones {
             if SignalWatcher.isStopRequested { return }
-            try retune(node, to: tone, settings: &live)
+            // Through the node's one door, as a `freq` line on stdin or OSC would (Nyquist checked).
+            try node.apply(.frequency(hz: tone))
             // Reports count from the first frame the node captured; skip
             // windows that still hold the previous tone or the ramp.
-            let settleFrames = node.engine.renderedFrames.load(ordering: .relaxed)
+            let settleFrames = node.renderedFrames
                 + settings.fftSize + 4 * node.client.bufferFrames + Int(0.01 * rate)
             var readings: [ToneReading] = []
             while readings.count < plan.readingsPerTone, let event = await iterator.next() {
@@ -102,18 +103,6 @@ struct DemoCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         Console.err("all \(tones.count) tones identified")
-    }
-
-    /// Retunes through the control language's door, as a `freq` line on
-    /// stdin or OSC would: the rules (Nyquist) checked, the settings kept.
-    private func retune(_ node: Node, to hz: Double, settings: inout NodeSettings) throws {
-        let command = ControlCommand.frequency(hz: hz)
-        let rate = node.engine.sampleRateHz
-        settings = try command.applied(to: settings, sampleRateHz: rate)
-        if let generatorCommand = command.generatorCommand(settings: settings, sampleRateHz: rate),
-           !node.engine.send(generatorCommand) {
-            throw ControlCommand.Problem("the audio thread is not taking commands (queue full); '\(command)' dropped")
-        }
     }
 }
 

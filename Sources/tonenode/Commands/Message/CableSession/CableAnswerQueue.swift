@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import ToneCore
 import ToneDSP
+import ToneModem
 import ToneEngine
 
 /// The answers `receive --profile cable` sends on its `out` in a session:
@@ -18,10 +19,10 @@ final class CableAnswerQueue: Sendable {
 
     func send(_ message: CableSessionMessage) { queued.withLock { $0.append(message) } }
 
-    /// Plays what is queued on `engine`'s `out` until the task is cancelled.
-    func play(on engine: Engine) async {
+    /// Plays what is queued on `playback`'s `out` until the task is cancelled.
+    func play(on playback: NodePlayback) async {
         let peak = Float(pow(10, Parameters.Message.level.defaultValue / 20))
-        guard let modulator = try? CableModulator(sampleRateHz: engine.sampleRateHz, plan: CableSessionMessage.controlPlan,
+        guard let modulator = try? CableModulator(sampleRateHz: playback.sampleRateHz, plan: CableSessionMessage.controlPlan,
                                                   peakLevel: peak) else { return }
         while !Task.isCancelled {
             let next: CableSessionMessage? = queued.withLock { $0.isEmpty ? nil : $0.removeFirst() }
@@ -30,7 +31,7 @@ final class CableAnswerQueue: Sendable {
                 continue
             }
             guard let samples = try? modulator.render(message: message.encoded),
-                  await engine.play(samples, shouldStop: { Task.isCancelled }) else { continue }
+                  await playback.play(samples, shouldStop: { Task.isCancelled }) else { continue }
             if case .acknowledgement(let answer) = message, answer.isComplete { digestsPlayed.add(1, ordering: .relaxed) }
         }
     }

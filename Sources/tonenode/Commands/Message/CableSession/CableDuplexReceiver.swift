@@ -1,5 +1,8 @@
 import Foundation
 import ToneDSP
+import ToneModem
+import ToneCommandLine
+import ToneFileCommands
 
 /// The receiving half of `send --profile cable -o PATH`: the peer's own
 /// session, heard on the same `in` as the answers to ours. Its answers wait

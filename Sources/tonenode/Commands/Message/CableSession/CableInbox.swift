@@ -1,5 +1,6 @@
 import Synchronization
 import ToneDSP
+import ToneModem
 
 /// Cable transmissions heard on `in` (with their time in the input stream),
 /// handed from the task that reads the node's events to the task that runs

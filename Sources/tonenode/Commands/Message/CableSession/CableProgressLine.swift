@@ -1,4 +1,5 @@
 import Foundation
+import ToneCommandLine
 
 /// A cable session's progress on stderr: on a terminal one line rewritten in
 /// place, otherwise a line of its own at most every `intervalSeconds` (a log

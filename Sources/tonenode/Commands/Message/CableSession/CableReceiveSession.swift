@@ -1,5 +1,7 @@
 import Foundation
 import ToneDSP
+import ToneModem
+import ToneFileCommands
 
 /// What `receive --profile cable` makes of each cable transmission that
 /// ended, sessions included. A probe or a poll opens a session for its

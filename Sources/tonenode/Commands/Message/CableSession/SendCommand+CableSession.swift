@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import ToneDSP
+import ToneModem
 import ToneEngine
+import ToneCommandLine
+import ToneFileCommands
 
 extension SendCommand {
     /// Whether `send --profile cable` has a return path: a port connected to
@@ -27,11 +30,11 @@ extension SendCommand {
     /// `send --profile cable` with a return path: a session (`CableSessionSender`),
     /// and with -o the peer's session too (`CableDuplexReceiver`), both on the
     /// one output. Transmissions are rendered on this task while the one
-    /// before plays (`Engine.play(parts:)`: the JACK thread only copies); what
+    /// before plays (`NodePlayback.play(parts:)`: the JACK thread only copies); what
     /// the worker decodes on `in` comes through `CableInbox`. Every wait is
     /// bounded: an answer that does not come is polled for, then one line and exit 1.
     func sendCableSession(_ file: [UInt8], on node: Node) async throws {
-        let rate = node.engine.sampleRateHz
+        let rate = node.sampleRateHz
         let peak = Float(pow(10, level / 20))
         let control = try ModemCommandError.cableSetup {
             try CableModulator(sampleRateHz: rate, plan: CableSessionMessage.controlPlan, peakLevel: peak)
@@ -97,7 +100,7 @@ extension SendCommand {
             let own = !burst.isEmpty
             if own || duplex?.outgoing.isEmpty == false {
                 var index = 0
-                let played = try await node.engine.play(parts: {
+                let played = try await node.playback.play(parts: {
                     try drain()
                     // Answers go before each own transmission, not after the last: the
                     // answer to this round must find the machine waiting, not still sending.
