@@ -20,7 +20,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
-    @OptionGroup(title: "JACK") var jack: JackReceiveOptions
+    @OptionGroup(title: "JACK") var jack: JackOptions
 
     @Flag(help: "One JSON object per message.")
     var json = false
@@ -40,8 +40,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many complete messages.", valueName: "n"))
     var count: Int?
 
-    @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
-    var noReconnect = false
+    @OptionGroup var reconnect: ReconnectOption
 
     func validate() throws {
         if let duration, !(duration.isFinite && duration > 0) {
@@ -65,7 +64,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         settings.analyzesTones = false
         settings.receiveMessages(only: profile)
         settings.ports = Self.ports(profile)
-        let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect)
+        let supervisor = NodeSupervisor(settings: settings, reconnect: reconnect.reconnects)
         let stop = supervisor.stopRequester
         SignalWatcher.endsOnSignal(stop)
         Console.onOutputFailure(stop)

@@ -21,7 +21,7 @@ struct SendCommand: AsyncParsableCommand {
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
-    @OptionGroup(title: "JACK") var jack: JackSendOptions
+    @OptionGroup(title: "JACK") var jack: JackOptions
     @OptionGroup(title: "Message") var input: MessageInput
 
     @Option(Parameters.Message.fileProfile)
