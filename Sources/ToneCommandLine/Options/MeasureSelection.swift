@@ -3,7 +3,7 @@ import Foundation
 import ToneCore
 
 /// `measure --what response,harmonics`: which measurements to make and report
-/// (parsed from the option's text in `MeasureCommand.validate`).
+/// (parsed by ArgumentParser; `all` is every measurement but crosstalk and midi).
 public struct MeasureSelection: Equatable, Sendable {
     /// One measurement, by the name `--what` takes.
     public enum Kind: String, CaseIterable, Comparable, Sendable {
@@ -44,6 +44,19 @@ public struct MeasureSelection: Equatable, Sendable {
         }
         guard !kinds.isEmpty else { return nil }
         self.init(kinds: kinds)
+    }
+
+    /// A `--what` list that names no measurement, as one line.
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String {
+            "give a comma-separated list of " + MeasureSelection.allValueStrings.joined(separator: ", ")
+        }
+    }
+
+    /// `--what`'s text, or the problem with it (ArgumentParser prints it after the value it was given).
+    public static func parse(_ argument: String) throws -> MeasureSelection {
+        guard let selection = MeasureSelection(argument: argument) else { throw Problem() }
+        return selection
     }
 
     public var defaultValueDescription: String { kinds.map(\.rawValue).joined(separator: ",") }
