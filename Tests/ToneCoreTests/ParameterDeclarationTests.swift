@@ -113,10 +113,10 @@ struct ParameterDeclarationTests {
         measure.sweepSeconds = 100
         measure.midiNotes = 0
         let sweep = Parameters.Measure.sweepSeconds, notes = Parameters.Measure.midiNotes
-        #expect(measure.problems() == ["\(sweep.flag ?? "") must be from \(sweep.rangeText())",
+        #expect(measure.problems().map(\.description) == ["\(sweep.flag ?? "") must be from \(sweep.rangeText())",
                                        "\(notes.flag ?? "") must be from \(notes.rangeText())"])
         measure = MeasureSettings()
         measure.sweepEndHz = measure.sweepStartHz * 1.5
-        #expect(measure.problems().first?.hasPrefix(Parameters.Measure.sweepEnd.flag ?? "-") == true)
+        #expect(measure.problems().first?.description.hasPrefix(Parameters.Measure.sweepEnd.flag ?? "-") == true)
     }
 }

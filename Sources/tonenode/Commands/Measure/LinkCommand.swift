@@ -55,7 +55,7 @@ struct LinkCommand: ParsableCommand {
         if let duration, !Link.duration.accepts(duration) {
             throw ValidationError("\(Link.duration.commandLineName) must be a positive number of seconds")
         }
-        if let problem = limits.problem { throw ValidationError(problem) }
+        if let problem = limits.problem { throw ValidationError(problem.description) }
         if let plot { try PlotOption.validate(plot) }
     }
 

@@ -86,7 +86,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let problem = settings.problems().first { throw ValidationError(problem) }
+        if let problem = settings.problems().first { throw ValidationError(problem.description) }
         if let plot { try PlotOption.validate(plot) }
     }
 
