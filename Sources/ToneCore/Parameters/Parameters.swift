@@ -57,7 +57,7 @@ public enum Parameters {
         lv2: .analyzer("low"))
 
     public static let snrMin = Parameter<Double>(
-        "no-tone gate", unit: "dB", default: -20,
+        "no-tone gate", unit: "dB", default: ToneEstimatorConfiguration.defaultSnrMinDB,
         help: "No-tone gate: a tone must carry at least this SNR in dB (the tone against the rest of the window, "
             + "other reported tones excepted).", flag: "--snr-min", valueName: "db",
         setting: \NodeSettings.snrMinDB, session: [.required("snrMinDB", \.snrMinDB)])

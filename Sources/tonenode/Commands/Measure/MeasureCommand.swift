@@ -99,8 +99,8 @@ struct MeasureCommand: ParsableCommand {
         plan.sweepSeconds = sweepSeconds
         plan.maxLatencySeconds = maxLatency
         if what.contains(.levels) { plan.levelStepsDBFS = LevelSweepAnalyzer.defaultStepsDBFS }
-        if what.contains(.noise) { plan.noiseSeconds = 1 }
-        if what.contains(.imd) { plan.imdSeconds = 1 }
+        if what.contains(.noise) { plan.noiseSeconds = MeasurementSignal.Plan.defaultNoiseSeconds }
+        if what.contains(.imd) { plan.imdSeconds = MeasurementSignal.Plan.defaultIMDSeconds }
         if what.contains(.crosstalk) { plan.crosstalkChannels = channels }
         if what.contains(.midi) { plan.midiNotes = midiNotes }
         if what.isMIDIOnly {
