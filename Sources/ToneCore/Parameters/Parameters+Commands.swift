@@ -13,7 +13,7 @@ extension Parameters {
             help: "Peak level of the sweep and the tone in dBFS.", flag: "--level", valueName: "dbfs")
 
         public static let frequency = Parameter<Double>(
-            "test tone frequency", unit: "Hz", default: MeasurementSignal.Plan.defaultToneFrequencyHz,
+            "test tone frequency", unit: "Hz", default: MeasurementSignal.Plan.defaultToneFrequencyHz, range: ToneFrequency.rangeHz,
             help: "Test tone frequency in Hz.", flag: "--freq", valueName: "hz")
 
         public static let sweepStart = Parameter<Double>(

@@ -11,7 +11,7 @@ public enum Parameters {
     // MARK: - The tone
 
     public static let frequency = Parameter<Double>(
-        "tone frequency", unit: "Hz", default: ToneGenerator.defaultFrequencyHz,
+        "tone frequency", unit: "Hz", default: ToneGenerator.defaultFrequencyHz, range: ToneFrequency.rangeHz,
         help: "Tone frequency in Hz, below the server's Nyquist frequency.",
         flag: "--freq", valueName: "hz", setting: \NodeSettings.frequencyHz, session: [.required("frequencyHz", \.frequencyHz)],
         control: "freq", lv2: .generator("frequency"))

@@ -115,7 +115,7 @@ public struct MeasurementSignal: Sendable {
         /// A sentence saying what is wrong, or nil.
         public var problem: String? {
             let nyquist = sampleRateHz / 2
-            if !(toneFrequencyHz > 0 && toneFrequencyHz < nyquist) {
+            if !ToneFrequency.plays(toneFrequencyHz, sampleRateHz: sampleRateHz) {
                 return "the test tone \(toneFrequencyHz) Hz must be between 0 and the Nyquist frequency \(nyquist) Hz of this server"
             }
             if !(Self.sweepSpansAnOctave(startHz: sweepStartHz, endHz: sweepEndHz) && sweepEndHz < nyquist) {
