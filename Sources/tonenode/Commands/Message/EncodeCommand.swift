@@ -47,7 +47,7 @@ struct EncodeCommand: ParsableCommand {
             throw ValidationError("\(Message.fileRate.commandLineName) must be between \(Message.fileRate.rangeText("and")) Hz")
         }
         if let problem = profile.problem(sampleRateHz: Double(rate)) { throw ValidationError(problem) }
-        try Transmission.validate(levelDBFS: level, Message.level)
+        try Message.level.validateLevel(dBFS: level)
     }
 
     func run() throws {
