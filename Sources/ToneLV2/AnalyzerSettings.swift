@@ -35,7 +35,8 @@ struct AnalyzerSettings: Equatable {
         lowHz = low.isFinite ? min(max(low, 0), highHz - minimumWidth) : 0
         // The fundamental's range: positive, its top capped at a quarter of the rate (the node's cap).
         let pitchHigh = Double(request.pitchHighHz), pitchLow = Double(request.pitchLowHz)
-        pitchHighHz = pitchHigh.isFinite ? min(max(pitchHigh, 2), sampleRateHz / 4) : sampleRateHz / 4
+        let highestHz = PitchDetectorConfiguration.highestHz(sampleRateHz: sampleRateHz)
+        pitchHighHz = pitchHigh.isFinite ? min(max(pitchHigh, 2), highestHz) : highestHz
         pitchLowHz = pitchLow.isFinite ? min(max(pitchLow, 1), pitchHighHz / 2) : 1
     }
 

@@ -6,10 +6,10 @@ import ToneDSP
 struct LinkLimitsTests {
     @Test("a limit that is not a usable value names its option")
     func problems() {
-        #expect(LinkLimits(maxLatencyMs: 0).problem?.contains("--max-latency-ms") == true)
-        #expect(LinkLimits(maxLatencyMs: .nan).problem?.contains("--max-latency-ms") == true)
-        #expect(LinkLimits(maxJitterMs: -1).problem?.contains("--max-jitter-ms") == true)
-        #expect(LinkLimits(maxDropouts: -1).problem?.contains("--max-dropouts") == true)
+        #expect(LinkLimits(maxLatencyMs: 0).problem?.description.contains("--max-latency-ms") == true)
+        #expect(LinkLimits(maxLatencyMs: .nan).problem?.description.contains("--max-latency-ms") == true)
+        #expect(LinkLimits(maxJitterMs: -1).problem?.description.contains("--max-jitter-ms") == true)
+        #expect(LinkLimits(maxDropouts: -1).problem?.description.contains("--max-dropouts") == true)
         #expect(LinkLimits(maxLatencyMs: 20, maxJitterMs: 0, maxDropouts: 0).problem == nil)
     }
 

@@ -113,10 +113,22 @@ struct ParameterDeclarationTests {
         measure.sweepSeconds = 100
         measure.midiNotes = 0
         let sweep = Parameters.Measure.sweepSeconds, notes = Parameters.Measure.midiNotes
-        #expect(measure.problems() == ["\(sweep.flag ?? "") must be from \(sweep.rangeText())",
+        #expect(measure.problems().map(\.description) == ["\(sweep.flag ?? "") must be from \(sweep.rangeText())",
                                        "\(notes.flag ?? "") must be from \(notes.rangeText())"])
         measure = MeasureSettings()
         measure.sweepEndHz = measure.sweepStartHz * 1.5
-        #expect(measure.problems().first?.hasPrefix(Parameters.Measure.sweepEnd.flag ?? "-") == true)
+        #expect(measure.problems().first?.description.hasPrefix(Parameters.Measure.sweepEnd.flag ?? "-") == true)
+    }
+
+    @Test("a tone frequency has one rule: the node's settings and measure's plan agree on every value",
+          arguments: [-1, 0, .nan, .infinity, 1, 1000, 23_999, 24_000, 30_000] as [Double])
+    func frequencyRule(hz: Double) {
+        #expect(Parameters.frequency.range == ToneFrequency.rangeHz && Parameters.Measure.frequency.range == ToneFrequency.rangeHz)
+        var plan = MeasurementSignal.Plan(sampleRateHz: 48_000)
+        plan.toneFrequencyHz = hz
+        let nodeAccepts = NodeSettings.frequencyProblem(hz, sampleRateHz: 48_000) == nil
+        #expect(nodeAccepts == (plan.problem == nil), "\(hz) Hz: node \(nodeAccepts), plan \(plan.problem ?? "fine")")
+        #expect(nodeAccepts == ToneFrequency.plays(hz, sampleRateHz: 48_000))
+        #expect(Parameters.frequency.accepts(hz) == (hz.isFinite && hz > 0))
     }
 }

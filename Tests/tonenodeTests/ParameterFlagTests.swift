@@ -1,6 +1,7 @@
 import ArgumentParser
 import Testing
 import ToneCore
+import ToneCommandLine
 import ToneDSP
 @testable import tonenode
 
@@ -75,5 +76,25 @@ struct ParameterFlagTests {
         #expect(settings == NodeSettings())
         let measure = try #require(try ToneNodeCommand.parseAsRoot(["measure"]) as? MeasureCommand)
         #expect(measure.settings == MeasureSettings())
+    }
+
+    @Test("--what: ArgumentParser parses the list (any case, spaces, `all`), a bad one is one line")
+    func whatList() throws {
+        let chosen = try #require(try ToneNodeCommand.parseAsRoot(["measure", "--what", "Noise, harmonics"]) as? MeasureCommand)
+        #expect(chosen.what.kinds == [.harmonics, .noise])
+        let all = try #require(try ToneNodeCommand.parseAsRoot(["measure", "--what", "all"]) as? MeasureCommand)
+        #expect(all.what.kinds == [.response, .harmonics, .levels, .noise, .imd])
+        let plain = try #require(try ToneNodeCommand.parseAsRoot(["measure"]) as? MeasureCommand)
+        #expect(plain.what == .default && plain.what.kinds == [.response])
+        for bad in ["bogus", "harmonics,", ""] {
+            do {
+                _ = try ToneNodeCommand.parseAsRoot(["measure", "--what", bad])
+                Issue.record("--what '\(bad)' was accepted")
+            } catch {
+                let message = ToneNodeCommand.message(for: error)
+                #expect(!message.contains("\n") && message.hasSuffix("give a comma-separated list of "
+                    + "response, harmonics, levels, noise, imd, crosstalk, midi, all"), "\(message)")
+            }
+        }
     }
 }

@@ -2,43 +2,13 @@ import ArgumentParser
 import ToneCore
 import ToneDSP
 
-/// Which JACK server and client name, and what to connect: every option a
-/// command with both `in` and `out` takes (run, measure, link, audit). `send`
-/// and `receive` list the same groups (`JackSendOptions`, `JackReceiveOptions`):
-/// the side they have a port for only with `--profile cable` is refused
-/// otherwise by `NodeSettings.validate`, the one home of the rule, in words
+/// Which JACK server and client name, and what to connect: every command
+/// that opens a node's ports (run, measure, link, audit, send, receive). `send`
+/// has an `in` and `receive` an `out` only with `--profile cable` (a
+/// session's return path); with any other profile the connection is refused
+/// by `NodeSettings.validate`, the one home of the rule, in words
 /// ("--connect-in does not apply: this command has no `in` port").
 public struct JackOptions: ParsableArguments, JackPlacement {
-    public init() {}
-
-    @OptionGroup public var client: JackClientOptions
-    @OptionGroup public var input: JackInputOptions
-    @OptionGroup public var output: JackOutputOptions
-    @OptionGroup public var metadata: JackMetadataOption
-
-    public var connectIn: [String] { input.connectIn }
-    public var connectOut: [String] { output.connectOut }
-}
-
-/// `send`: it has an `out`, and an `in` only with `--profile cable` (the
-/// return path of a session), so `--connect-in` is listed and refused by
-/// `NodeSettings.validate` with any other profile.
-public struct JackSendOptions: ParsableArguments, JackPlacement {
-    public init() {}
-
-    @OptionGroup public var client: JackClientOptions
-    @OptionGroup public var output: JackOutputOptions
-    @OptionGroup public var input: JackInputOptions
-    @OptionGroup public var metadata: JackMetadataOption
-
-    public var connectIn: [String] { input.connectIn }
-    public var connectOut: [String] { output.connectOut }
-}
-
-/// `receive`: it has an `in`, and an `out` only with `--profile cable` (where
-/// it answers a session), so `--connect-out` is listed and refused by
-/// `NodeSettings.validate` with any other profile.
-public struct JackReceiveOptions: ParsableArguments, JackPlacement {
     public init() {}
 
     @OptionGroup public var client: JackClientOptions
@@ -57,9 +27,8 @@ public struct JackClientOptions: ParsableArguments {
     @Option(name: [.customShort("n"), .long], help: "JACK client name (JACK may append -01 if it is taken).")
     public var name = "tonenode"
 
-    @Option(name: [.customShort("s"), .long],
-            help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
-    public var server: String?
+    @OptionGroup public var jackServer: ServerOption
+    public var server: String? { jackServer.server }
 
     public func validate() throws {
         guard !name.isEmpty, name.utf8.count <= 63 else {

@@ -3,7 +3,7 @@ import Foundation
 import ToneCore
 
 /// `measure --what response,harmonics`: which measurements to make and report
-/// (parsed from the option's text in `MeasureCommand.validate`).
+/// (parsed by ArgumentParser; `all` is every measurement but crosstalk and midi).
 public struct MeasureSelection: Equatable, Sendable {
     /// One measurement, by the name `--what` takes.
     public enum Kind: String, CaseIterable, Comparable, Sendable {
@@ -11,15 +11,15 @@ public struct MeasureSelection: Equatable, Sendable {
         case response
         /// H2…H5 and THD versus frequency, phase and group delay, impulse response (same sweep: no extra time).
         case harmonics
-        /// THD+N and gain versus level at the test tone (−60…0 dBFS in 3 dB steps; 5.25 s more).
+        /// THD+N and gain versus level at the test tone (`LevelSweepAnalyzer.defaultStepsDBFS`).
         case levels
-        /// AES17 idle noise (unweighted, A-weighted), SNR, dynamic range, hum lines (2 s more).
+        /// AES17 idle noise (unweighted, A-weighted), SNR, dynamic range, hum lines.
         case noise
-        /// SMPTE (60 Hz + 7 kHz, 4:1) and CCIF (19 + 20 kHz) intermodulation (2 s more).
+        /// SMPTE (60 Hz + 7 kHz, 4:1) and CCIF (19 + 20 kHz) intermodulation.
         case imd
-        /// The crosstalk matrix (needs --channels 2…8; one sweep per channel more).
+        /// The crosstalk matrix (needs --channels 2 or more; one sweep per channel more).
         case crosstalk
-        /// MIDI-to-audio latency and jitter of a synth (needs --connect-midi; 0.25 s per note).
+        /// MIDI-to-audio latency and jitter of a synth (needs --connect-midi).
         case midi
 
         public static func < (a: Kind, b: Kind) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
@@ -44,6 +44,19 @@ public struct MeasureSelection: Equatable, Sendable {
         }
         guard !kinds.isEmpty else { return nil }
         self.init(kinds: kinds)
+    }
+
+    /// A `--what` list that names no measurement, as one line.
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String {
+            "give a comma-separated list of " + MeasureSelection.allValueStrings.joined(separator: ", ")
+        }
+    }
+
+    /// `--what`'s text, or the problem with it (ArgumentParser prints it after the value it was given).
+    public static func parse(_ argument: String) throws -> MeasureSelection {
+        guard let selection = MeasureSelection(argument: argument) else { throw Problem() }
+        return selection
     }
 
     public var defaultValueDescription: String { kinds.map(\.rawValue).joined(separator: ",") }

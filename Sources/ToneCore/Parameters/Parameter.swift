@@ -1,49 +1,5 @@
 import ToneDSP
 
-/// What every parameter declares whatever its value's type: its names on
-/// each door into ToneNode (command line, session file, control line and
-/// OSC) and its help. `Parameters.all` lists them for the tests that walk them.
-public protocol ParameterDeclaration: Sendable {
-    /// What a person calls it (`tone frequency`); it names the setting where no door has a name for it.
-    var name: String { get }
-    var unit: String? { get }
-    /// The command line's help text (`--help`, the manual page).
-    var help: String { get }
-    /// The command-line flag (`--freq`); nil: none.
-    var flag: String? { get }
-    /// The placeholder `--help` shows for its value (`hz`); nil: a flag without a value, or the parser's own.
-    var valueName: String? { get }
-    /// The session-file fields that hold it (`lowHz`, `highHz`); empty: a session does not keep it.
-    var sessionFields: [SessionField] { get }
-    /// Its command on control lines and OSC (`freq`, `/tonenode/freq`); nil: none.
-    var controlName: String? { get }
-    /// What its range requires, after "must be" (`from 1 to 8`); nil: its
-    /// range, if any, is checked by a named rule of its own (NodeSettings+Validation).
-    var rangeRequirement: String? { get }
-    /// The values it takes, for numbers; nil: any finite value, or a rule of its own.
-    var range: ClosedRange<Double>? { get }
-    /// Its default as a number (a flag's 0 or 1), as an LV2 port states it; nil: not a number.
-    var defaultNumber: Double? { get }
-    /// The LV2 plugin's control port that is this parameter (`tonenode.ttl` states its default, and its range when shared).
-    var lv2Port: LV2Port? { get }
-    /// How a control line writes it (`freq HZ`, `mute on|off`) and its OSC
-    /// argument types (`f`, `i`); nil: it has no control name.
-    var controlUsage: (name: String, form: String, oscTypes: String)? { get }
-    /// Its value in `settings` when outside its range (checked with `rangeWording`); nil:
-    /// in range, or not a setting of the node.
-    func rangeProblem(in settings: NodeSettings) -> SettingsProblem?
-}
-
-extension ParameterDeclaration {
-    /// How the command line names it: its flag, else its name (`sample rate`).
-    public var commandLineName: String { flag ?? name }
-
-    /// The session file's key, `lowHz:highHz` for a pair; nil when a session does not keep it.
-    public var sessionKey: String? {
-        sessionFields.isEmpty ? nil : sessionFields.map(\.key).joined(separator: ":")
-    }
-}
-
 /// One parameter: its names, unit, default and the values it takes. The one
 /// place each of these is written; option groups, `NodeSettings`, control
 /// lines, OSC, sessions and the texts of `SettingsProblem` read them here.
@@ -131,40 +87,6 @@ public struct Parameter<Value: Sendable>: ParameterDeclaration {
     public var rangeSpan: String {
         guard let range else { return "any" }
         return "\(format(range.lowerBound))…\(format(range.upperBound))"
-    }
-}
-
-/// A control port of the LV2 bundle that is a parameter of the node (`tonenode.ttl`).
-public struct LV2Port: Sendable, Equatable {
-    public enum Plugin: Sendable { case analyzer, generator }
-    public let plugin: Plugin
-    public let symbol: String
-    /// Whether the port's bounds are the declaration's (each finite one).
-    public let sharesRange: Bool
-
-    public static func analyzer(_ symbol: String, sharesRange: Bool = false) -> LV2Port {
-        LV2Port(plugin: .analyzer, symbol: symbol, sharesRange: sharesRange)
-    }
-
-    public static func generator(_ symbol: String, sharesRange: Bool = false) -> LV2Port {
-        LV2Port(plugin: .generator, symbol: symbol, sharesRange: sharesRange)
-    }
-}
-
-/// How a range reads after "must be": `from 1 to 8`, `between 1 and 16`,
-/// `a number of semitones from 0 to 24`.
-public enum RangeWording: Equatable, Sendable {
-    /// `from LO to HI`, after what the value is when given (`a frequency in Hz`).
-    case from(String?)
-    /// `between LO and HI`.
-    case between
-
-    /// The words after "must be" for `parameter`'s range.
-    func text<Value>(_ parameter: Parameter<Value>) -> String {
-        switch self {
-        case .from(let noun): (noun.map { "\($0) " } ?? "") + "from \(parameter.rangeText())"
-        case .between: "between \(parameter.rangeText("and"))"
-        }
     }
 }
 

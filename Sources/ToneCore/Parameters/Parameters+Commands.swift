@@ -6,13 +6,15 @@ import ToneModem
 extension Parameters {
     /// `tonenode measure`: defaults and limits from the plan it plays (`MeasurementSignal.Plan`).
     public enum Measure {
+        private typealias Plan = MeasurementSignal.Plan
+
         /// At or below full scale, as the node's tone.
         public static let level = Parameter<Double>(
             "test level", unit: "dBFS", default: MeasurementSignal.Plan.defaultLevelDBFS, range: Parameters.level.range,
             help: "Peak level of the sweep and the tone in dBFS.", flag: "--level", valueName: "dbfs")
 
         public static let frequency = Parameter<Double>(
-            "test tone frequency", unit: "Hz", default: MeasurementSignal.Plan.defaultToneFrequencyHz,
+            "test tone frequency", unit: "Hz", default: MeasurementSignal.Plan.defaultToneFrequencyHz, range: ToneFrequency.rangeHz,
             help: "Test tone frequency in Hz.", flag: "--freq", valueName: "hz")
 
         public static let sweepStart = Parameter<Double>(
@@ -39,7 +41,8 @@ extension Parameters {
         /// At least one: `--what midi` with no note would measure nothing.
         public static let midiNotes = Parameter<Int>(
             "MIDI notes", default: 32, range: (1...MeasurementSignal.Plan.midiNotesRange.upperBound).asDoubles,
-            help: "With --what midi: notes to send (1…\(MeasurementSignal.Plan.midiNotesRange.upperBound)), one every 0.25 s (middle C, velocity 100, channel 1).",
+            help: "With --what midi: notes to send (1…\(MeasurementSignal.Plan.midiNotesRange.upperBound)), one every "
+                + "\(format(MeasurementSignal.Plan.defaultMIDINoteSpacingSeconds)) s (middle C, velocity 100, channel 1).",
             flag: "--midi-notes", valueName: "n")
 
         public static let channels = Parameter<Int>(
@@ -55,7 +58,11 @@ extension Parameters {
         /// The names `tonenode`'s `MeasureSelection` parses.
         public static let what = Parameter<String>(
             "measurements", default: "response",
-            help: "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), levels (THD+N and gain versus level at --freq, -60…0 dBFS in 3 dB steps of 0.25 s), noise (AES17 idle noise, SNR, dynamic range from a -60 dBFS tone, hum lines; 2.5 s more), imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; 2 s more), crosstalk (with --channels: each output driven alone, every input read), midi (MIDI-to-audio latency and jitter of a synth: --midi-notes notes 0.25 s apart on midi_out, which --connect-midi connects; the onset of each answer on `in` to a fraction of a frame), or all (all but crosstalk and midi).",
+            help: "Measurements to make, comma-separated: response (latency, gain, THD+N, magnitude response), harmonics (H2…H5 and THD versus frequency, phase, group delay, impulse response; from the same sweep, no extra time), "
+                + "levels (THD+N and gain versus level at --freq, \(format(LevelSweepAnalyzer.quietestStepDBFS))…0 dBFS in \(format(LevelSweepAnalyzer.stepDB)) dB steps of \(format(Plan.defaultLevelStepSeconds)) s), "
+                + "noise (AES17 idle noise, SNR, dynamic range from a \(format(MeasurementSignal.dynamicRangeToneDBFS)) dBFS tone, hum lines; \(format(Plan.noiseExtraSeconds())) s more), "
+                + "imd (SMPTE 60 Hz + 7 kHz 4:1 and CCIF 19 + 20 kHz intermodulation; \(format(Plan.imdExtraSeconds)) s more), crosstalk (with --channels: each output driven alone, every input read), "
+                + "midi (MIDI-to-audio latency and jitter of a synth: --midi-notes notes \(format(Plan.defaultMIDINoteSpacingSeconds)) s apart on midi_out, which --connect-midi connects; the onset of each answer on `in` to a fraction of a frame), or all (all but crosstalk and midi).",
             flag: "--what", valueName: "list")
 
         public static let loopback = Parameter<Bool>(
@@ -75,7 +82,7 @@ extension Parameters {
     public enum Link {
         /// At or below full scale, as the node's tone.
         public static let level = Parameter<Double>(
-            "probe level", unit: "dBFS", default: -12, range: Parameters.level.range,
+            "probe level", unit: "dBFS", default: LinkProbe.defaultLevelDBFS, range: Parameters.level.range,
             help: "Peak level of the probe in dBFS.", flag: "--level", valueName: "dbfs")
 
         public static let duration = Parameter<Double?>(

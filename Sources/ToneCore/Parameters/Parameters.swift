@@ -12,7 +12,7 @@ public enum Parameters {
     // MARK: - The tone
 
     public static let frequency = Parameter<Double>(
-        "tone frequency", unit: "Hz", default: ToneGenerator.defaultFrequencyHz,
+        "tone frequency", unit: "Hz", default: ToneGenerator.defaultFrequencyHz, range: ToneFrequency.rangeHz,
         help: "Tone frequency in Hz, below the server's Nyquist frequency.",
         flag: "--freq", valueName: "hz", setting: \NodeSettings.frequencyHz, session: [.required("frequencyHz", \.frequencyHz)],
         control: "freq", lv2: .generator("frequency"))
@@ -58,7 +58,7 @@ public enum Parameters {
         lv2: .analyzer("low"))
 
     public static let snrMin = Parameter<Double>(
-        "no-tone gate", unit: "dB", default: -20,
+        "no-tone gate", unit: "dB", default: ToneEstimatorConfiguration.defaultSnrMinDB,
         help: "No-tone gate: a tone must carry at least this SNR in dB (the tone against the rest of the window, "
             + "other reported tones excepted).", flag: "--snr-min", valueName: "db",
         setting: \NodeSettings.snrMinDB, session: [.required("snrMinDB", \.snrMinDB)])

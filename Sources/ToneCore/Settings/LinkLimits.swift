@@ -16,15 +16,16 @@ public struct LinkLimits: Sendable, Equatable {
         self.maxDropouts = maxDropouts
     }
 
-    /// The first limit that is not a usable value, as a sentence naming its option.
-    public var problem: String? {
+    /// The first limit that is not a usable value, naming its option.
+    public var problem: SettingsProblem? {
+        typealias Link = Parameters.Link
         if let maxLatencyMs, !(maxLatencyMs.isFinite && maxLatencyMs > 0) {
-            return "\(Parameters.Link.maxLatencyMs.commandLineName) must be a positive number of milliseconds"
+            return SettingsProblem(.init(Link.maxLatencyMs), .unmet("must be a positive number of milliseconds"))
         }
         if let maxJitterMs, !(maxJitterMs.isFinite && maxJitterMs >= 0) {
-            return "\(Parameters.Link.maxJitterMs.commandLineName) must be zero or a positive number of milliseconds"
+            return SettingsProblem(.init(Link.maxJitterMs), .unmet("must be zero or a positive number of milliseconds"))
         }
-        if let maxDropouts, maxDropouts < 0 { return "\(Parameters.Link.maxDropouts.commandLineName) must be zero or more" }
+        if let maxDropouts, maxDropouts < 0 { return SettingsProblem(.init(Link.maxDropouts), .unmet("must be zero or more")) }
         return nil
     }
 

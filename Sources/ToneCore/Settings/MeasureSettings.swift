@@ -1,7 +1,8 @@
 import ToneDSP
 
 /// `tonenode measure`'s options as the user gave them, and the one home of
-/// their rules: the command's `validate()` asks `problems()` before any JACK
+/// their rules (as `SettingsProblem`s, the one error type of every option's
+/// rule): the command's `validate()` asks `problems()` before any JACK
 /// work; what needs the server's rate waits for `MeasurementSignal.Plan`.
 /// Defaults, ranges and flags come from `Parameters.Measure`.
 public struct MeasureSettings: Equatable, Sendable {
@@ -24,38 +25,45 @@ public struct MeasureSettings: Equatable, Sendable {
 
     public init() {}
 
-    /// Every rule these options break, one sentence each naming its flag, in
-    /// the order a person would fix them (the first is the one to report).
-    public func problems() -> [String] {
+    /// Every rule these options break, each naming its flag, in the order a
+    /// person would fix them (the first is the one to report).
+    public func problems() -> [SettingsProblem] {
         typealias Measure = Parameters.Measure
-        var found: [String] = []
+        typealias Setting = SettingsProblem.Setting
+        var found: [SettingsProblem] = []
         if let problem = NodeSettings.levelProblem(levelDBFS) ?? NodeSettings.frequencyProblem(toneFrequencyHz, sampleRateHz: nil) {
-            found.append(problem.description)
+            found.append(problem)
         }
-        let startFlag = SettingsProblem.Setting.sweepStart.flag
         if NodeSettings.frequencyProblem(sweepStartHz, sampleRateHz: nil, setting: .sweepStart) != nil {
-            found.append("\(startFlag) must be a positive number of Hz")
+            found.append(SettingsProblem(.sweepStart, .unmet("must be a positive number of Hz")))
         } else if let sweepEndHz,
                   !(sweepEndHz.isFinite && MeasurementSignal.Plan.sweepSpansAnOctave(startHz: sweepStartHz, endHz: sweepEndHz)) {
-            found.append("\(SettingsProblem.Setting.sweepEnd.flag) must be at least an octave above \(startFlag) (\(format(sweepStartHz)) Hz)")
+            found.append(SettingsProblem(.sweepEnd, .unmet(
+                "must be at least an octave above \(Setting.sweepStart.flag) (\(format(sweepStartHz)) Hz)")))
         }
-        if !Measure.sweepSeconds.accepts(sweepSeconds) { found.append("\(flag(Measure.sweepSeconds)) must be from \(Measure.sweepSeconds.rangeText())") }
+        if !Measure.sweepSeconds.accepts(sweepSeconds) {
+            found.append(SettingsProblem(Setting(Measure.sweepSeconds), .unmet("must be from \(Measure.sweepSeconds.rangeText())")))
+        }
         if !Measure.maxLatency.accepts(maxLatencySeconds) {
-            found.append("\(flag(Measure.maxLatency)) must be from \(Measure.maxLatency.rangeText()) seconds")
+            found.append(SettingsProblem(Setting(Measure.maxLatency), .unmet("must be from \(Measure.maxLatency.rangeText()) seconds")))
         }
         let channelsFlag = flag(Measure.channels)
         if !Measure.channels.accepts(Double(channels)) {
-            found.append("\(channelsFlag) must be from \(Measure.channels.rangeText())")
+            found.append(SettingsProblem(Setting(Measure.channels), .unmet("must be from \(Measure.channels.rangeText())")))
         } else if channels > 1, let count = [connectInCount, connectOutCount].first(where: { $0 != 0 && $0 != channels }) {
-            found.append("with \(channelsFlag) \(channels), give \(flag(Parameters.connectIn)) and \(flag(Parameters.connectOut)) "
-                         + "\(channels) times each (one port per channel), not \(count)")
+            found.append(SettingsProblem(Setting(Measure.channels), .between(
+                "with \(channelsFlag) \(channels), give \(flag(Parameters.connectIn)) and \(flag(Parameters.connectOut)) "
+                + "\(channels) times each (one port per channel), not \(count)")))
         }
-        if measuresCrosstalk && channels < 2 { found.append("\(flag(Measure.what)) crosstalk needs \(channelsFlag) 2 or more") }
+        if measuresCrosstalk && channels < 2 {
+            found.append(SettingsProblem(Setting(Measure.what), .unmet("crosstalk needs \(channelsFlag) 2 or more")))
+        }
         if !Measure.midiNotes.accepts(Double(midiNotes)) {
-            found.append("\(flag(Measure.midiNotes)) must be from \(Measure.midiNotes.rangeText())")
+            found.append(SettingsProblem(Setting(Measure.midiNotes), .unmet("must be from \(Measure.midiNotes.rangeText())")))
         }
         if measuresMIDI && connectMidiCount == 0 {
-            found.append("\(flag(Measure.what)) midi needs \(flag(Measure.connectMidi)) PORT (the MIDI input of the synth under test)")
+            found.append(SettingsProblem(Setting(Measure.what), .unmet(
+                "midi needs \(flag(Measure.connectMidi)) PORT (the MIDI input of the synth under test)")))
         }
         return found
     }

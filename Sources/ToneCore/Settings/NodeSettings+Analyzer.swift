@@ -5,7 +5,7 @@ extension NodeSettings {
     /// the fundamental range `pitchLowHz…pitchHighHz` (capped below Nyquist).
     public func pitchConfiguration(sampleRateHz: Double) -> PitchDetectorConfiguration {
         PitchDetectorConfiguration(sampleRateHz: sampleRateHz, frameSize: fftSize, lowHz: pitchLowHz,
-                                   highHz: min(pitchHighHz, sampleRateHz / 4))
+                                   highHz: min(pitchHighHz, PitchDetectorConfiguration.highestHz(sampleRateHz: sampleRateHz)))
     }
 
     /// The analyzer for `mode`, its FFTs planned with `planning`. Worker thread's to use.

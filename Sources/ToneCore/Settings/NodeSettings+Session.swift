@@ -22,20 +22,11 @@ extension NodeSettings {
     ]
 
     /// These settings with the per-launch properties of `launch` (everything a session does not keep).
+    /// Every stored property is either saved or per launch, so this is `launch`
+    /// with every saved field of these settings.
     public func withPerLaunchProperties(of launch: NodeSettings) -> NodeSettings {
-        var merged = self
-        merged.clientName = launch.clientName
-        merged.serverName = launch.serverName
-        merged.connectIn = launch.connectIn
-        merged.connectOut = launch.connectOut
-        merged.connectMidi = launch.connectMidi
-        merged.loopback = launch.loopback
-        merged.planning = launch.planning
-        merged.analyzesTones = launch.analyzesTones
-        merged.messageProfiles = launch.messageProfiles
-        merged.receivesCable = launch.receivesCable
-        merged.usesMetadata = launch.usesMetadata
-        merged.ports = launch.ports
+        var merged = launch
+        for field in Self.sessionFields { field.copy(from: self, to: &merged) }
         return merged
     }
 }

@@ -65,8 +65,8 @@ extension NodeSettings {
     /// Shared by `--freq`, control lines (freq, beep, sweep) and `measure`.
     public static func frequencyProblem(_ hz: Double, sampleRateHz: Double?,
                                         setting: SettingsProblem.Setting = .frequency) -> SettingsProblem? {
-        guard hz.isFinite, hz > 0 else { return SettingsProblem(setting, .notPositiveHz(hz)) }
-        if let sampleRateHz, hz >= sampleRateHz / 2 {
+        guard Parameters.frequency.accepts(hz) else { return SettingsProblem(setting, .notPositiveHz(hz)) }
+        if let sampleRateHz, !ToneFrequency.isBelowNyquist(hz, sampleRateHz: sampleRateHz) {
             return SettingsProblem(setting, .notBelowNyquist(hz: hz, nyquistHz: sampleRateHz / 2))
         }
         return nil

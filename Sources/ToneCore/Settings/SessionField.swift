@@ -10,6 +10,7 @@ public struct SessionField: Sendable {
     public let isRequired: Bool
     private let encodeValue: @Sendable (NodeSettings, inout KeyedEncodingContainer<SessionKey>, SessionKey) throws -> Void
     private let decodeValue: @Sendable (inout NodeSettings, KeyedDecodingContainer<SessionKey>, SessionKey) throws -> Void
+    private let copyValue: @Sendable (NodeSettings, inout NodeSettings) -> Void
 
     private init<Value: Codable>(_ key: String, _ path: WritableKeyPath<NodeSettings, Value> & Sendable, isRequired: Bool) {
         self.key = key
@@ -17,6 +18,7 @@ public struct SessionField: Sendable {
         // A nil optional is written as an explicit `null`.
         encodeValue = { settings, container, key in try container.encode(settings[keyPath: path], forKey: key) }
         decodeValue = { settings, container, key in settings[keyPath: path] = try container.decode(Value.self, forKey: key) }
+        copyValue = { source, target in target[keyPath: path] = source[keyPath: path] }
     }
 
     /// A key every session file holds.
@@ -28,6 +30,9 @@ public struct SessionField: Sendable {
     public static func added<Value: Codable>(_ key: String, _ path: WritableKeyPath<NodeSettings, Value> & Sendable) -> SessionField {
         SessionField(key, path, isRequired: false)
     }
+
+    /// Gives `target` the setting of `source`.
+    func copy(from source: NodeSettings, to target: inout NodeSettings) { copyValue(source, &target) }
 
     /// Writes the setting under its key.
     func encode(_ settings: NodeSettings, to container: inout KeyedEncodingContainer<SessionKey>) throws {

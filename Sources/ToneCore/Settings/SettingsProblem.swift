@@ -45,6 +45,11 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
         case sampleRate(Double)
         /// The command registers no such port (`in`, `out`, `midi_in`).
         case noSuchPort(String)
+        /// A rule of one command's options, in its own words after the setting's
+        /// name (`must be from 0.25 to 60`, `crosstalk needs --channels 2 or more`).
+        case unmet(String)
+        /// A rule between options, as a whole sentence (`with --channels 2, give …`).
+        case between(String)
     }
 
     public let setting: Setting
@@ -78,7 +83,7 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
     public func text(naming name: String) -> String {
         switch rule {
         case .messageEmpty, .messageTooLong: "\(name): \(reason)"
-        case .profileDoesNotFit, .sampleRate, .pitchRangeEmpty, .pitchWindowTooShort: reason
+        case .profileDoesNotFit, .sampleRate, .pitchRangeEmpty, .pitchWindowTooShort, .between: reason
         default: "\(name) \(reason)"
         }
     }
@@ -114,7 +119,7 @@ public struct SettingsProblem: Error, Equatable, Sendable, CustomStringConvertib
             "the message is empty; nothing to send"
         case .messageTooLong(let bytes):
             "the message has \(bytes) bytes; at most \(ModemFrame.maximumMessageBytes) fit"
-        case .profileDoesNotFit(let sentence):
+        case .profileDoesNotFit(let sentence), .unmet(let sentence), .between(let sentence):
             sentence
         case .noSuchPort(let port):
             "does not apply: this command has no `\(port)` port"

@@ -36,10 +36,12 @@ public struct LinkProbe: Sendable {
 
     public static let lowHz = 40.0
     public static let highFraction = 0.8
+    /// The probe's peak level unless told otherwise (`link --level`).
+    public static let defaultLevelDBFS = -12.0
 
     /// - Parameters:
     ///   - seed: the phases' seed (fixed, so a run and its analysis agree).
-    public init(sampleRateHz: Double, levelDBFS: Double = -12, seed: UInt64 = 0x6C69_6E6B) {
+    public init(sampleRateHz: Double, levelDBFS: Double = defaultLevelDBFS, seed: UInt64 = 0x6C69_6E6B) {
         self.sampleRateHz = sampleRateHz
         self.levelDBFS = levelDBFS
         let period = Self.periodFrames(sampleRateHz: sampleRateHz)

@@ -28,7 +28,7 @@ public struct MeasurementSignal: Sendable {
         /// Peak levels of the level sweep's steps (a tone at `toneFrequencyHz`
         /// after the test tone), quietest first; empty: no level sweep.
         public var levelStepsDBFS: [Double] = []
-        public var levelStepSeconds: Double = 0.25
+        public var levelStepSeconds = Self.defaultLevelStepSeconds
         /// Length of the idle-noise silence and of the −60 dBFS tone after it
         /// (`measure --what noise`); 0: neither.
         public var noiseSeconds: Double = 0
@@ -40,7 +40,7 @@ public struct MeasurementSignal: Sendable {
         public var midiNotes = 0
         /// Time from one note-on to the next: the longest MIDI-to-audio latency
         /// the analysis can find is a little under it (`MIDILatencyAnalyzer`).
-        public var midiNoteSpacingSeconds: Double = 0.25
+        public var midiNoteSpacingSeconds = Self.defaultMIDINoteSpacingSeconds
         public var midiNoteNumber: UInt8 = 60
         public var midiVelocity: UInt8 = 100
         /// MIDI channel 0…15 (shown as 1…16).
@@ -61,6 +61,24 @@ public struct MeasurementSignal: Sendable {
         public static let sweepSecondsRange = signalSecondsRange
         public static let toneSecondsRange = signalSecondsRange
         public static let maxLatencySecondsRange = 0.05...10.0
+        /// How far apart MIDI notes may be.
+        public static let midiNoteSpacingSecondsRange = 0.05...10.0
+        /// What `measure --what` plays for each extra measurement: one level
+        /// step, the idle-noise silence (and the −60 dBFS tone after it, as
+        /// long), each intermodulation signal, the time between MIDI notes.
+        public static let defaultLevelStepSeconds = 0.25
+        public static let defaultNoiseSeconds = 1.0
+        public static let defaultIMDSeconds = 1.0
+        public static let defaultMIDINoteSpacingSeconds = 0.25
+
+        /// How much longer the noise measurement makes a run: the silence and
+        /// the tone, after a wait of the longest latency (the earlier parts' tail).
+        public static func noiseExtraSeconds(maxLatencySeconds: Double = defaultMaxLatencySeconds) -> Double {
+            2 * defaultNoiseSeconds + maxLatencySeconds
+        }
+
+        /// How much longer intermodulation makes a run: its two signals, SMPTE then CCIF.
+        public static let imdExtraSeconds = 2 * defaultIMDSeconds
         /// The defaults `measure` offers (its options declare them from here).
         public static let defaultLevelDBFS = -12.0
         public static let defaultToneFrequencyHz = 1000.0
@@ -97,7 +115,7 @@ public struct MeasurementSignal: Sendable {
         /// A sentence saying what is wrong, or nil.
         public var problem: String? {
             let nyquist = sampleRateHz / 2
-            if !(toneFrequencyHz > 0 && toneFrequencyHz < nyquist) {
+            if !ToneFrequency.plays(toneFrequencyHz, sampleRateHz: sampleRateHz) {
                 return "the test tone \(toneFrequencyHz) Hz must be between 0 and the Nyquist frequency \(nyquist) Hz of this server"
             }
             if !(Self.sweepSpansAnOctave(startHz: sweepStartHz, endHz: sweepEndHz) && sweepEndHz < nyquist) {
@@ -106,7 +124,9 @@ public struct MeasurementSignal: Sendable {
             if !(levelDBFS.isFinite && levelDBFS <= 0) { return "the level must be at or below 0 dBFS" }
             if !Self.sweepSecondsRange.contains(sweepSeconds) { return "the sweep must last \(Self.text(Self.sweepSecondsRange)) s" }
             if !Self.toneSecondsRange.contains(toneSeconds) { return "the tone must last \(Self.text(Self.toneSecondsRange)) s" }
-            if !Self.maxLatencySecondsRange.contains(maxLatencySeconds) { return "the maximum latency must be 0.05 to 10 s" }
+            if !Self.maxLatencySecondsRange.contains(maxLatencySeconds) {
+                return "the maximum latency must be \(Self.text(Self.maxLatencySecondsRange)) s"
+            }
             if !levelStepsDBFS.allSatisfy({ $0.isFinite && $0 <= 0 && $0 >= -200 }) {
                 return "the level sweep's steps must be between -200 and 0 dBFS"
             }
@@ -118,7 +138,9 @@ public struct MeasurementSignal: Sendable {
             if !Self.midiNotesRange.contains(midiNotes) {
                 return "the MIDI measurement takes \(Self.midiNotesRange.lowerBound) to \(Self.midiNotesRange.upperBound) notes"
             }
-            if midiNotes > 0 && !(0.05...10).contains(midiNoteSpacingSeconds) { return "MIDI notes must be 0.05 to 10 s apart" }
+            if midiNotes > 0 && !Self.midiNoteSpacingSecondsRange.contains(midiNoteSpacingSeconds) {
+                return "MIDI notes must be \(Self.text(Self.midiNoteSpacingSecondsRange)) s apart"
+            }
             if midiNoteNumber > 127 || midiVelocity > 127 || midiVelocity == 0 || midiChannel > 15 {
                 return "the MIDI note and velocity must be 0…127 (velocity at least 1) and the channel 0…15"
             }

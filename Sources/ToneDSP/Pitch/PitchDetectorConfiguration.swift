@@ -45,6 +45,10 @@ public struct PitchDetectorConfiguration: Sendable, Equatable {
     /// Shortest window the detector works on (it must be a power of two).
     public static let minimumFrameSize = 256
 
+    /// The highest fundamental looked for at `sampleRateHz`: a quarter of the
+    /// rate (the node's and the LV2 analyzer's cap on the range's top).
+    public static func highestHz(sampleRateHz: Double) -> Double { sampleRateHz / 4 }
+
     /// Whether the frame holds two periods of some pitch in `lowHz…highHz`.
     public var holdsTwoPeriods: Bool { lagRange != nil }
 

@@ -34,6 +34,8 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
     public static let defaultHopFrames = 512
     /// The tone band's lower edge (its upper is the Nyquist frequency).
     public static let defaultLowHz = 20.0
+    /// The no-tone gate: a tone carries at least this SNR unless told otherwise (`--snr-min`).
+    public static let defaultSnrMinDB = -20.0
 
     /// Whether `size` is a window length the estimator accepts.
     public static func isValidFFTSize(_ size: Int) -> Bool {
@@ -41,7 +43,7 @@ public struct ToneEstimatorConfiguration: Sendable, Equatable {
     }
 
     public init(sampleRateHz: Double, fftSize: Int = defaultFFTSize, lowHz: Double = defaultLowHz, highHz: Double? = nil,
-                snrMinDB: Double = -20, prominenceMinDB: Double? = nil, maxTones: Int = 1) {
+                snrMinDB: Double = defaultSnrMinDB, prominenceMinDB: Double? = nil, maxTones: Int = 1) {
         self.sampleRateHz = sampleRateHz
         self.fftSize = fftSize
         self.lowHz = lowHz

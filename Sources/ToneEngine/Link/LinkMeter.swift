@@ -17,7 +17,7 @@ public enum LinkMeter {
         public var connectOut: [String] = []
         /// Play the probe (round trip); false: only listen (one way).
         public var plays = true
-        public var levelDBFS = -12.0
+        public var levelDBFS = LinkProbe.defaultLevelDBFS
         public init() {}
     }
 

@@ -50,7 +50,7 @@ public struct EncodeCommand: ParsableCommand {
             throw ValidationError("\(Message.fileRate.commandLineName) must be between \(Message.fileRate.rangeText("and")) Hz")
         }
         if let problem = profile.problem(sampleRateHz: Double(rate)) { throw ValidationError(problem) }
-        try Transmission.validate(levelDBFS: level, Message.level)
+        try Message.level.validateLevel(dBFS: level)
     }
 
     public func run() throws {

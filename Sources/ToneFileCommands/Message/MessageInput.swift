@@ -58,13 +58,6 @@ public enum Transmission {
         (18–20 kHz, ~106 B/s, undoes a room), audible (1–5 kHz, ~59 B/s), audible-fast (1–5 kHz, ~105 B/s).
         """
 
-    /// A message's level against its declaration's range (`--level`, `--send-level`).
-    public static func validate(levelDBFS: Double, _ parameter: Parameter<Double>) throws {
-        guard parameter.accepts(levelDBFS) else {
-            throw ValidationError("\(parameter.commandLineName) must be between \(parameter.rangeText("and")) dBFS")
-        }
-    }
-
     /// The message as samples at `sampleRateHz`: a tone profile's frame with a
     /// fresh message ID, or one cable transmission (any length).
     public static func render(_ message: [UInt8], profile: MessageFileProfile, sampleRateHz: Double,

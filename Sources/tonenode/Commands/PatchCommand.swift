@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ToneAudioFile
+import ToneCommandLine
 import ToneCore
 import ToneEngine
 import ToneJack
@@ -26,9 +27,8 @@ struct PatchCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The patchbay file.", valueName: "file.xml"))
     var file: String
 
-    @Option(name: [.customShort("s"), .long],
-            help: "JACK server name (default: $JACK_DEFAULT_SERVER or the default server).")
-    var server: String?
+    @OptionGroup var jackServer: ServerOption
+    var server: String? { jackServer.server }
 
     func run() throws {
         if let problem = InputFileProblem.check(path: file) { throw PatchFileError.unreadable(path: file, problem: problem) }

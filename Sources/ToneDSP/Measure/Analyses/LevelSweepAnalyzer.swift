@@ -44,5 +44,8 @@ public enum LevelSweepAnalyzer {
     }
 
     /// −60 … 0 dBFS in 3 dB steps: the default level sweep.
-    public static let defaultStepsDBFS: [Double] = stride(from: -60.0, through: 0, by: 3).map { $0 }
+    public static let defaultStepsDBFS: [Double] = stride(from: quietestStepDBFS, through: 0, by: stepDB).map { $0 }
+    /// The quietest of the default steps, and the spacing between them.
+    public static let quietestStepDBFS = -60.0
+    public static let stepDB = 3.0
 }

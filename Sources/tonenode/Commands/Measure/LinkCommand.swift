@@ -39,8 +39,7 @@ struct LinkCommand: ParsableCommand {
     @Option(name: Link.maxDropouts.optionName, help: Link.maxDropouts.argumentHelp)
     var maxDropouts: Int?
 
-    @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
-    var noReconnect = false
+    @OptionGroup var reconnect: ReconnectOption
 
     @Flag(help: "One JSON object per reading and one summary object.")
     var json = false
@@ -56,7 +55,7 @@ struct LinkCommand: ParsableCommand {
         if let duration, !Link.duration.accepts(duration) {
             throw ValidationError("\(Link.duration.commandLineName) must be a positive number of seconds")
         }
-        if let problem = limits.problem { throw ValidationError(problem) }
+        if let problem = limits.problem { throw ValidationError(problem.description) }
         if let plot { try PlotOption.validate(plot) }
     }
 
@@ -89,9 +88,9 @@ struct LinkCommand: ParsableCommand {
                 output.finish(session)
                 switch session.ending {
                 case .serverGone:
-                    Console.err(ServerNotice.goneLine(retrying: !noReconnect))
+                    Console.err(ServerNotice.goneLine(retrying: reconnect.reconnects))
                     // Said in that one line: the summary of what was read, then exit 1.
-                    if noReconnect { failure = ExitCode.failure; break }
+                    if !reconnect.reconnects { failure = ExitCode.failure; break }
                     while !shouldStop() && !JackClient.serverIsReachable(serverName: jack.server) { usleep(200_000) }
                     output.offsetSeconds = Date().timeIntervalSince(started)
                 case .sampleRateChanged(let from, let to):
@@ -102,7 +101,7 @@ struct LinkCommand: ParsableCommand {
                 }
                 if failure != nil { break }
             } catch {
-                if output.sessions.isEmpty || noReconnect { throw error }
+                if output.sessions.isEmpty || !reconnect.reconnects { throw error }
                 usleep(500_000)
             }
         }

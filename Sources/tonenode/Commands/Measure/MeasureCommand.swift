@@ -42,11 +42,12 @@ struct MeasureCommand: ParsableCommand {
     @Option(Measure.maxLatency, parsing: .unconditional)
     var maxLatency: Double
 
-    @Option(Measure.what)
-    var whatList: String
-
-    /// `--what`, parsed (checked in `validate`).
-    var what: MeasureSelection { MeasureSelection(argument: whatList) ?? .default }
+    /// Parsed by ArgumentParser through `MeasureSelection.parse`, whose error is one line (its own lists
+    /// the values one per line); a transform shows no default, so the help states it.
+    @Option(name: Measure.what.optionName, help: ArgumentHelp(
+        Measure.what.help + " (default: \(MeasureSelection.default.defaultValueDescription))", valueName: Measure.what.valueName),
+            transform: MeasureSelection.parse)
+    var what: MeasureSelection = .default
 
     @Option(Measure.connectMidi)
     var connectMidi: [String]
@@ -79,19 +80,14 @@ struct MeasureCommand: ParsableCommand {
         settings.connectInCount = jack.connectIn.count
         settings.connectOutCount = jack.connectOut.count
         settings.connectMidiCount = connectMidi.count
-        settings.measuresCrosstalk = MeasureSelection(argument: whatList)?.contains(.crosstalk) == true
-        settings.measuresMIDI = MeasureSelection(argument: whatList)?.contains(.midi) == true
+        settings.measuresCrosstalk = what.contains(.crosstalk)
+        settings.measuresMIDI = what.contains(.midi)
         return settings
     }
 
     func validate() throws {
-        if let problem = settings.problems().first { throw ValidationError(problem) }
+        if let problem = settings.problems().first { throw ValidationError(problem.description) }
         if let plot { try PlotOption.validate(plot) }
-        // A plain string, checked here: ArgumentParser's own message for a bad enum list spans several lines.
-        guard MeasureSelection(argument: whatList) != nil else {
-            throw ValidationError("\(Measure.what.commandLineName) takes a comma-separated list of "
-                + MeasureSelection.allValueStrings.joined(separator: ", ") + ", not '\(whatList)'")
-        }
     }
 
     func plan(sampleRateHz: Double) throws -> MeasurementSignal.Plan {
@@ -103,8 +99,8 @@ struct MeasureCommand: ParsableCommand {
         plan.sweepSeconds = sweepSeconds
         plan.maxLatencySeconds = maxLatency
         if what.contains(.levels) { plan.levelStepsDBFS = LevelSweepAnalyzer.defaultStepsDBFS }
-        if what.contains(.noise) { plan.noiseSeconds = 1 }
-        if what.contains(.imd) { plan.imdSeconds = 1 }
+        if what.contains(.noise) { plan.noiseSeconds = MeasurementSignal.Plan.defaultNoiseSeconds }
+        if what.contains(.imd) { plan.imdSeconds = MeasurementSignal.Plan.defaultIMDSeconds }
         if what.contains(.crosstalk) { plan.crosstalkChannels = channels }
         if what.contains(.midi) { plan.midiNotes = midiNotes }
         if what.isMIDIOnly {

@@ -22,7 +22,7 @@ struct ReceiveCommand: AsyncParsableCommand {
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
-    @OptionGroup(title: "JACK") var jack: JackReceiveOptions
+    @OptionGroup(title: "JACK") var jack: JackOptions
 
     @Flag(help: "One JSON object per message.")
     var json = false
@@ -42,8 +42,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many complete messages.", valueName: "n"))
     var count: Int?
 
-    @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
-    var noReconnect = false
+    @OptionGroup var reconnect: ReconnectOption
 
     func validate() throws {
         if let duration, !(duration.isFinite && duration > 0) {
@@ -61,7 +60,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     static let sessionLingerSeconds = 10.0
 
     func run() async throws {
-        let supervisor = NodeSupervisor(settings: nodeSettings(), reconnect: !noReconnect)
+        let supervisor = NodeSupervisor(settings: nodeSettings(), reconnect: reconnect.reconnects)
         let stop = supervisor.stopRequester
         SignalWatcher.endsOnSignal(stop)
         Console.onOutputFailure(stop)

@@ -23,7 +23,7 @@ struct SendCommand: AsyncParsableCommand {
             Full guide: messages.md (docs/ in the source, /usr/share/doc/tonenode/ from the .deb).
             """)
 
-    @OptionGroup(title: "JACK") var jack: JackSendOptions
+    @OptionGroup(title: "JACK") var jack: JackOptions
     @OptionGroup(title: "Message") var input: MessageInput
 
     @Option(Parameters.Message.fileProfile)
@@ -41,7 +41,7 @@ struct SendCommand: AsyncParsableCommand {
     var output: String?
 
     func validate() throws {
-        try Transmission.validate(levelDBFS: level, Parameters.Message.level)
+        try Parameters.Message.level.validateLevel(dBFS: level)
         if let timeout, !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
         if let output {
             guard profile == .cable else { throw ValidationError("-o applies only to --profile cable (a two-way session)") }

@@ -21,9 +21,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "JACK client name.")
     var name = "tonenode-demo"
 
-    @Option(name: [.customShort("s"), .long],
-            help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
-    var server: String?
+    @OptionGroup var jackServer: ServerOption
+    var server: String? { jackServer.server }
 
     @Option(Parameters.Demo.level, parsing: .unconditional)
     var level: Double

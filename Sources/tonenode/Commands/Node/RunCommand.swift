@@ -54,8 +54,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Time the JACK process callback (entry to exit, on the JACK thread) and print its mean, 99th percentile and worst case against the period on stderr every 10 s and at the end (default: off, no cost).")
     var profileCallback = false
 
-    @Flag(help: "Exit (status 1) when the JACK server goes away, instead of waiting for it to come back.")
-    var noReconnect = false
+    @OptionGroup var reconnect: ReconnectOption
 
     /// How long after `--duration` by the wall clock a run whose audio stopped is ended.
     static let durationGraceSeconds = 1.0
@@ -87,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         defer { osc?.stop() }
-        let supervisor = NodeSupervisor(settings: settings, reconnect: !noReconnect,
+        let supervisor = NodeSupervisor(settings: settings, reconnect: reconnect.reconnects,
                                         profilesCallback: profileCallback)
         SignalWatcher.endsOnSignal(supervisor.stopRequester)
         // Nothing goes to stdout before this: the reports come from the supervisor.
