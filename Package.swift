@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Each module's README.md (what the folder holds) is for people, not the build.
+let readme = ["README.md"]
+
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
 
 let package = Package(
@@ -54,26 +57,26 @@ let package = Package(
         // (docs/engineering/tests.md). Debug checks stay: `-assert-config Debug` keeps
         // `assert` and the standard library's debug preconditions (unsafe
         // buffer indices) that -O alone drops.
-        .target(name: "ToneDSP", dependencies: ["CFFTW"], swiftSettings: optimizedInDebug),
+        .target(name: "ToneDSP", dependencies: ["CFFTW"], exclude: readme, swiftSettings: optimizedInDebug),
         // The modem (air and cable) and the cable session's protocol, on ToneDSP.
-        .target(name: "ToneModem", dependencies: ["ToneDSP"], swiftSettings: optimizedInDebug),
-        .target(name: "ToneTestSupport", dependencies: ["ToneDSP", "ToneModem"], swiftSettings: optimizedInDebug),
-        .target(name: "ToneAudioFile", dependencies: ["CSndfile"]),
+        .target(name: "ToneModem", dependencies: ["ToneDSP"], exclude: readme, swiftSettings: optimizedInDebug),
+        .target(name: "ToneTestSupport", dependencies: ["ToneDSP", "ToneModem"], exclude: readme, swiftSettings: optimizedInDebug),
+        .target(name: "ToneAudioFile", dependencies: ["CSndfile"], exclude: readme),
         // JACK-free rules: settings and their validation, the control language,
         // the session encoding, qjackctl patchbay files.
-        .target(name: "ToneCore", dependencies: ["ToneDSP", "ToneModem"]),
+        .target(name: "ToneCore", dependencies: ["ToneDSP", "ToneModem"], exclude: readme),
         // The JACK binding: the only importer of CJack.
-        .target(name: "ToneJack", dependencies: ["CJack"]),
+        .target(name: "ToneJack", dependencies: ["CJack"], exclude: readme),
         // The running node: real-time engines, analysis worker, supervisor, recorder.
-        .target(name: "ToneEngine", dependencies: ["ToneDSP", "ToneModem", "ToneCore", "ToneJack"]),
+        .target(name: "ToneEngine", dependencies: ["ToneDSP", "ToneModem", "ToneCore", "ToneJack"], exclude: readme),
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
-        .target(name: "TonePlot"),
-        .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"]),
+        .target(name: "TonePlot", exclude: readme),
+        .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"], exclude: readme),
         // LV2 (Debian lv2-dev): the C descriptor table over ToneLV2's `@_cdecl` entry points.
         .target(name: "CLV2", publicHeadersPath: "."),
         // -z nodelete: a host's dlclose leaves it loaded (the Swift runtime cannot be
         // unloaded; each load and unload lost its caches, 120 KB a cycle under ASan).
-        .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"], swiftSettings: optimizedInDebug,
+        .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"] + readme, swiftSettings: optimizedInDebug,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
         // The command line's option groups and output formatters (reports, messages,
         // JSON lines, plots, the console), JACK-free: no ToneJack, no ToneEngine.
@@ -93,7 +96,8 @@ let package = Package(
                 "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneCommandLine", "ToneFileCommands", "ToneJack",
                 "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            exclude: readme),
 
         // Unit tests, one target per module; none needs a JACK server.
         .testTarget(name: "ToneDSPTests", dependencies: ["ToneDSP", "ToneTestSupport"]),

@@ -12,7 +12,7 @@ public struct SessionField: Sendable {
     private let decodeValue: @Sendable (inout NodeSettings, KeyedDecodingContainer<SessionKey>, SessionKey) throws -> Void
     private let copyValue: @Sendable (NodeSettings, inout NodeSettings) -> Void
 
-    private init<Value: Codable>(_ key: String, _ path: WritableKeyPath<NodeSettings, Value> & Sendable, isRequired: Bool) {
+    private init<Value: Codable & Sendable>(_ key: String, _ path: WritableKeyPath<NodeSettings, Value> & Sendable, isRequired: Bool) {
         self.key = key
         self.isRequired = isRequired
         // A nil optional is written as an explicit `null`.
@@ -22,12 +22,12 @@ public struct SessionField: Sendable {
     }
 
     /// A key every session file holds.
-    public static func required<Value: Codable>(_ key: String, _ path: WritableKeyPath<NodeSettings, Value> & Sendable) -> SessionField {
+    public static func required<Value: Codable & Sendable>(_ key: String, _ path: WritableKeyPath<NodeSettings, Value> & Sendable) -> SessionField {
         SessionField(key, path, isRequired: true)
     }
 
     /// A key added after the first version: a file without it keeps the default.
-    public static func added<Value: Codable>(_ key: String, _ path: WritableKeyPath<NodeSettings, Value> & Sendable) -> SessionField {
+    public static func added<Value: Codable & Sendable>(_ key: String, _ path: WritableKeyPath<NodeSettings, Value> & Sendable) -> SessionField {
         SessionField(key, path, isRequired: false)
     }
 
