@@ -60,15 +60,7 @@ struct RunCommand: AsyncParsableCommand {
     static let durationGraceSeconds = 1.0
 
     func run() async throws {
-        var settings = NodeSettings()
-        jack.apply(to: &settings)
-        tone.apply(to: &settings)
-        analysis.apply(to: &settings)
-        control.apply(to: &settings)
-        pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
-        settings.channels = channels
-        settings.loopback = loopback
-        if messages.receives { settings.receiveMessages(only: messages.receiveProfile) }
+        var settings = nodeSettings()
         // Under a session manager: its client id names us, its file holds our settings.
         // Watch signals from the start, so one while joining a session or
         // opening the first client is a clean stop too.
@@ -76,15 +68,7 @@ struct RunCommand: AsyncParsableCommand {
         let nsm = try NSMJoin.join(settings: &settings, stopped: { SignalWatcher.isStopRequested })
         defer { nsm?.client.stop() }
         if nsm == nil && SignalWatcher.isStopRequested { return }
-        var osc: OSCServer?
-        if let port = control.oscPort {
-            do throws(OSCError) {
-                osc = try OSCServer(host: control.oscHost, port: port)
-            } catch {
-                Console.err("error: " + error.description)
-                throw ExitCode.failure
-            }
-        }
+        let osc = try openOSC()
         defer { osc?.stop() }
         let supervisor = NodeSupervisor(settings: settings, reconnect: reconnect.reconnects,
                                         profilesCallback: profileCallback)
@@ -94,26 +78,12 @@ struct RunCommand: AsyncParsableCommand {
         let live = !analysis.json && !plain && isatty(STDOUT_FILENO) != 0
         // With a live view and a person at the keyboard, the prompt lives below the view.
         let liveView = live ? LiveViewRenderer(prompt: isatty(STDIN_FILENO) == 1 ? ControlReader.prompt : nil) : nil
-        ControlReader.start(liveView: liveView, apply: supervisor.controller)
-        if let nsm {
-            nsm.client.start(session: nsm.session, saved: nsm.saved, settings: supervisor.settingsReader) { Console.err($0) }
-        }
-        if let osc {
-            osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
-            Console.err("OSC: listening on \(osc.address) (/tonenode/freq, level, mute, beep, sweep)")
-        }
+        startControls(supervisor, liveView: liveView, nsm: nsm, osc: osc)
         let cableTransfers = CableTransfers(json: analysis.json) { line in
             guard let liveView else { return Console.err(line) }
             liveView.printAbove { Console.err(line) }
         }
-        var output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
-                                channels: settings.channels, stop: supervisor.stopRequester,
-                                liveView: liveView,
-                                send: messages.send.map { MessageToSend(bytes: Array($0.utf8), profile: messages.sendProfile,
-                                                                        levelDBFS: messages.sendLevel) },
-                                cableTransfers: cableTransfers)
-        output.renameWarnings = { [jack, control] in jack.renameWarnings(actualName: $0, connectMidi: control.connectMidi) }
-        output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
+        let output = nodeOutput(settings, supervisor: supervisor, liveView: liveView, cableTransfers: cableTransfers)
         defer {
             output.liveView?.finish()
             LineEditor.restore()
@@ -125,30 +95,97 @@ struct RunCommand: AsyncParsableCommand {
                                                stop: supervisor.stopRequester)
         supervisor.reportSink = sink
         let outcome: NodeSupervisor.Outcome
-        // --duration counts the audio (the report at N s is the last); with
-        // no audio (the server gone, PipeWire not scheduling the client) the
-        // wall clock ends the run, a grace after N s since the first open.
-        var wallClock: Task<Void, Never>?
-        defer { wallClock?.cancel() }
         do {
-            outcome = try await supervisor.run { event in
-                if wallClock == nil, case .opened = event, let duration {
-                    wallClock = Task { [stop = supervisor.stopRequester] in
-                        try? await Task.sleep(for: .seconds(duration + Self.durationGraceSeconds))
-                        if !Task.isCancelled { stop() }
-                    }
-                }
-                // The worker has stopped: what a regular file holds back goes out now, not after the outage.
-                if case .serverGone = event { sink?.writer.flush(now: true) }
-                output.handle(event)
-            }
+            outcome = try await runNode(supervisor, sink: sink) { output.handle($0) }
         } catch {
             sink?.writer.finish(waitingAtMostSeconds: 0.5)
             throw error
         }
         // A slow reader gets the rest; one that reads nothing costs at most this.
         sink?.writer.finish(waitingAtMostSeconds: 0.5)
-        let dropped = Node.droppedEvents + (sink?.writer.droppedLines ?? 0)
+        sayWhatWasLost(droppedLines: sink?.writer.droppedLines ?? 0, cableTransfers: cableTransfers)
+        if outcome == .serverGone { throw ExitCode.failure }
+    }
+
+    // MARK: - The steps
+
+    /// The node the options describe.
+    private func nodeSettings() -> NodeSettings {
+        var settings = NodeSettings()
+        jack.apply(to: &settings)
+        tone.apply(to: &settings)
+        analysis.apply(to: &settings)
+        control.apply(to: &settings)
+        pitch.apply(to: &settings, band: analysis.band, tuning: tuning)
+        settings.channels = channels
+        settings.loopback = loopback
+        if messages.receives { settings.receiveMessages(only: messages.receiveProfile) }
+        return settings
+    }
+
+    /// The OSC socket of --osc-port (nil without it); one that cannot open is the command's error.
+    private func openOSC() throws -> OSCServer? {
+        guard let port = control.oscPort else { return nil }
+        do throws(OSCError) {
+            return try OSCServer(host: control.oscHost, port: port)
+        } catch {
+            Console.err("error: " + error.description)
+            throw ExitCode.failure
+        }
+    }
+
+    /// stdin, the session manager and OSC, each applying its commands through the supervisor's controller.
+    private func startControls(_ supervisor: NodeSupervisor, liveView: LiveViewRenderer?, nsm: NSMJoin.Joined?, osc: OSCServer?) {
+        ControlReader.start(liveView: liveView, apply: supervisor.controller)
+        if let nsm {
+            nsm.client.start(session: nsm.session, saved: nsm.saved, settings: supervisor.settingsReader) { Console.err($0) }
+        }
+        if let osc {
+            osc.start(apply: supervisor.controller) { Console.err("error: " + $0) }
+            let commands = ControlCommand.usage.map(\.name)
+            Console.err("OSC: listening on \(osc.address) (\(ControlCommand.oscPrefix)\(commands.joined(separator: ", ")))")
+        }
+    }
+
+    /// What prints the supervisor's events: readings in the live view, notices, --send's message.
+    private func nodeOutput(_ settings: NodeSettings, supervisor: NodeSupervisor, liveView: LiveViewRenderer?,
+                            cableTransfers: CableTransfers) -> NodeOutput {
+        var output = NodeOutput(json: analysis.json, listTones: analysis.listsTones, durationSeconds: duration,
+                                channels: settings.channels, stop: supervisor.stopRequester,
+                                liveView: liveView,
+                                send: messages.send.map { MessageToSend(bytes: Array($0.utf8), profile: messages.sendProfile,
+                                                                        levelDBFS: messages.sendLevel) },
+                                cableTransfers: cableTransfers)
+        output.renameWarnings = { [jack, control] in jack.renameWarnings(actualName: $0, connectMidi: control.connectMidi) }
+        output.liveView?.update { $0.tuning = EqualTemperament(a4Hz: settings.a4Hz) }
+        return output
+    }
+
+    /// Runs the node until it stops, handing each event to `handle`.
+    ///
+    /// --duration counts the audio (the report at N s is the last); with
+    /// no audio (the server gone, PipeWire not scheduling the client) the
+    /// wall clock ends the run, a grace after N s since the first open.
+    private func runNode(_ supervisor: NodeSupervisor, sink: ReportLineSink?,
+                         handle: (NodeSupervisor.Event) -> Void) async throws -> NodeSupervisor.Outcome {
+        var wallClock: Task<Void, Never>?
+        defer { wallClock?.cancel() }
+        return try await supervisor.run { event in
+            if wallClock == nil, case .opened = event, let duration {
+                wallClock = Task { [stop = supervisor.stopRequester] in
+                    try? await Task.sleep(for: .seconds(duration + Self.durationGraceSeconds))
+                    if !Task.isCancelled { stop() }
+                }
+            }
+            // The worker has stopped: what a regular file holds back goes out now, not after the outage.
+            if case .serverGone = event { sink?.writer.flush(now: true) }
+            handle(event)
+        }
+    }
+
+    /// One line on stderr for each kind of thing lost on the way: reports, readings, MIDI, cable transfers.
+    private func sayWhatWasLost(droppedLines: Int, cableTransfers: CableTransfers) {
+        let dropped = Node.droppedEvents + droppedLines
         if dropped > 0 { Console.err("\(dropped) report(s) dropped: stdout was not read in time") }
         if Node.withheldReadings > 0 {
             Console.err("\(Node.withheldReadings) reading(s) withheld: their windows spanned an xrun or a period change")
@@ -158,6 +195,5 @@ struct RunCommand: AsyncParsableCommand {
                         + "\(Node.midiMessagesPerPeriod)")
         }
         cableTransfers.incompleteLines.forEach { Console.err($0) }
-        if outcome == .serverGone { throw ExitCode.failure }
     }
 }
