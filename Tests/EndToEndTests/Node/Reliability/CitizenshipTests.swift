@@ -96,16 +96,43 @@ extension JackServerTests {
             try #require(xruns >= 20, "the late client made too few xruns to tell: \(xruns)")
             #expect(wakes < xruns / 4, "a wake per xrun: \(wakes) wakes for \(xruns) xruns")
             // Its own stream's xruns only, not one per late client or more (the
-            // xrun callback counted 165 for 131: the bug counts at least what
-            // jackd counted). On 2 cores the late client's spin holds the
-            // node's stream up too (CI, with builds beside, saw 76 for 96):
+            // xrun callback counted 165 for 131: the bug counts at least the
+            // late client's xruns). On 2 cores the late client's spin holds
+            // the whole graph up too (CI, with builds beside, saw 76 for 96):
             // how often, a client of the test's own in the same graph says, by
-            // the gaps in its stream over the same seconds.
+            // the node's own rule. Both counts cover the same audio: the late
+            // client is gone and the node has ended before either is read, and
+            // the node's is the one it says at exit. (A count it said while
+            // running is up to its niced worker's idle rest behind, 1 s and
+            // more on a loaded machine: ASan's CI run saw |own − reference| 31 so.)
+            late.close()
+            node.signal(SIGTERM)
+            #expect(node.exitStatus(timeoutSeconds: 5) != nil, "the node did not end")
             let own = Self.ownXruns(node.stderr)
             let gaps = reference.gaps
-            report("bystander node: \(own) xruns of its own; the test's reference client saw \(gaps) gaps in its stream")
-            #expect(own < xruns, "the node counted \(own) xruns of its own, jackd \(xruns) in all: \(node.stderr)")
-            Self.expectNear(own, reference: gaps, node.stderr)
+            let lateXruns = try Self.serverXruns(server, client: "latecomer")
+            // Beyond the stalls they share, each stream has its own: the
+            // periods its client itself ran late, which jackd names it in.
+            let ownLate = try Self.serverXruns(server, client: "bystander")
+            let referenceLate = try Self.serverXruns(server, client: "reference")
+            report("bystander node: \(own) xruns of its own (jackd: late \(ownLate) times); the test's reference client "
+                   + "saw \(gaps) in its stream (\(reference.jumpsOnly) of them frame-time jumps only; jackd: late "
+                   + "\(referenceLate) times); the late client's xruns, by jackd: \(lateXruns)")
+            let tolerance = abs(ownLate - referenceLate) + gaps / 4 + 2
+            #expect(abs(own - gaps) <= tolerance,
+                    "the node counted \(own) xruns of its own, a client beside it \(gaps) in its stream: \(node.stderr)")
+            // That tells the node's own count from the bug's only where the
+            // stream's xruns are clearly fewer than the late client's. A
+            // machine that holds the whole graph up as often (a build beside
+            // it) cannot tell them apart: counted, not passed.
+            if lateXruns <= gaps + tolerance {
+                withKnownIssue("the machine could not give a fair run", isIntermittent: true) {
+                    Issue.record("""
+                        the machine could not give a fair run: \(gaps) xruns in the reference's stream, not clearly \
+                        fewer than the late client's \(lateXruns), so a count of the late client's would pass too
+                        """)
+                }
+            }
         }
 
         @Test("a server stopped for 1 s just before the stop: the node says its xruns at exit")
@@ -144,8 +171,8 @@ extension JackServerTests {
         /// The node's own count against the reference client's gaps: within a
         /// quarter and 2. Not equal: each counts its own stream, and the node's
         /// thread, heavier, is held up on its own at times (113 for 95 on a
-        /// loaded machine, 88 for 95 when not: a count read while the node
-        /// runs is up to its worker's idle rest, 1 s, behind).
+        /// loaded machine, 88 for 95 when not). The node's count is the one it
+        /// says at exit: one said while it runs is up to its worker's idle rest behind.
         static func expectNear(_ own: Int, reference gaps: Int, _ stderr: String,
                                sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(abs(own - gaps) <= gaps / 4 + 2,
@@ -153,22 +180,35 @@ extension JackServerTests {
                     sourceLocation: sourceLocation)
         }
 
-        /// A client of the test's own beside the node: counts the cycles its
-        /// callback began more than two periods after the last began (a stall
-        /// or a late cycle, seen from inside the graph), the reference for the
-        /// node's count of its own.
+        /// A client of the test's own beside the node: counts its stream's
+        /// xruns by the node's own rule (`tn_check_frame_time`): the period's
+        /// frame time is not the last one's plus its length (periods lost or
+        /// run twice), or its callback began more than two periods after the
+        /// last began (a stall or a late cycle, seen from inside the graph).
+        /// The reference for the node's count of its own.
         final class StreamGapCounter: Sendable {
             private let counted = Atomic<Int>(0)
+            private let countedJumpsOnly = Atomic<Int>(0)
             private let lastNs = Atomic<UInt64>(0)
+            /// The last period's frame time and length (JACK thread only; atomics for Sendable).
+            private let lastFrameTime = Atomic<UInt32>(0)
+            private let lastFrames = Atomic<Int>(0)
             private let peer: Mutex<JackPeer?> = Mutex(nil)
             var gaps: Int { counted.load(ordering: .relaxed) }
+            /// Of `gaps`, those whose callback was on time but whose frame time jumped.
+            var jumpsOnly: Int { countedJumpsOnly.load(ordering: .relaxed) }
 
             init(server: String) throws {
                 let peer = try JackPeer(name: "reference", server: server, audioIn: ["in"]) { [self] cycle in
                     let now = DispatchTime.now().uptimeNanoseconds
                     let previous = lastNs.exchange(now, ordering: .relaxed)
-                    if previous != 0, Double(now - previous) * cycle.sampleRateHz > 2e9 * Double(cycle.frames) {
+                    let previousFrameTime = lastFrameTime.exchange(cycle.frameTime, ordering: .relaxed)
+                    let previousFrames = lastFrames.exchange(cycle.frames, ordering: .relaxed)
+                    let jumped = cycle.frameTime &- previousFrameTime != UInt32(previousFrames)
+                    let late = Double(now - previous) * cycle.sampleRateHz > 2e9 * Double(previousFrames)
+                    if previous != 0, jumped || late {
                         counted.add(1, ordering: .relaxed)
+                        if !late { countedJumpsOnly.add(1, ordering: .relaxed) }
                     }
                 }
                 self.peer.withLock { $0 = peer }
@@ -203,10 +243,12 @@ extension JackServerTests {
             jackThreads(pid).map(\.wakes).sorted().dropLast().reduce(0, +)
         }
 
-        /// jackd's "client = … was not finished" lines so far (one per late client per xrun).
-        static func serverXruns(_ server: PrivateJackServer) throws -> Int {
+        /// jackd's "client = … was not finished" lines so far (one per late
+        /// client per xrun): all of them, or those naming `client`.
+        static func serverXruns(_ server: PrivateJackServer, client: String? = nil) throws -> Int {
             let log = try String(contentsOfFile: serverLogPath(server.name), encoding: .utf8)
-            return log.components(separatedBy: "was not finished").count - 1
+            let line = client.map { "client = \($0) was not finished" } ?? "was not finished"
+            return log.components(separatedBy: line).count - 1
         }
     }
 }
