@@ -116,7 +116,7 @@ let package = Package(
         // runCommand), the one configurable JACK test peer (JackPeer and its
         // behaviours), private servers. Test code may import CJack; the
         // product's only importer of CJack is ToneJack.
-        .target(name: "EndToEndSupport", dependencies: ["CJack", "ToneJack", "ToneTestSupport"], path: "Tests/EndToEndSupport",
+        .target(name: "EndToEndSupport", dependencies: ["CJack", "ToneCore", "ToneJack", "ToneTestSupport"], path: "Tests/EndToEndSupport",
                 swiftSettings: optimizedInDebug),
         // End to end: the tonenode binary and the node against real jackd servers.
         .testTarget(

@@ -24,7 +24,7 @@ public final class Node {
     let engine: Engine
     public let settings: NodeSettings
     /// Reports and notices from the worker; finishes when the node stops.
-    public let events: NodeEvents
+    public let events: NodeEventStream
     /// Full names of our ports (channel 0's: `in` and `out`, or `in_1` and `out_1`);
     /// empty for a port `settings.ports` leaves out.
     public let inputPortName: String
@@ -97,7 +97,7 @@ public final class Node {
         controls = LiveControls(settings: settings)
         controls.attach(engine)
         self.bridge = bridge
-        self.events = NodeEvents(batches: events)
+        self.events = NodeEventStream(batches: events)
         self.continuation = continuation
         inputPortNames = inPorts.compactMap { $0.map(client.fullName(of:)) }
         outputPortNames = outPorts.compactMap { $0.map(client.fullName(of:)) }

@@ -24,6 +24,8 @@ public final class JackPeer: @unchecked Sendable {
     public struct Cycle {
         public let frames: Int
         public let sampleRateHz: Double
+        /// The server's frame time at the start of this period (`jack_last_frame_time`).
+        public let frameTime: UInt32
         fileprivate let ports: UnsafeMutablePointer<OpaquePointer?>
         fileprivate let audioInCount, audioOutCount, midiInCount, midiOutCount: Int
 
@@ -158,7 +160,8 @@ public final class JackPeer: @unchecked Sendable {
 
     /// JACK thread only.
     private func runCycle(_ frames: jack_nframes_t) {
-        let cycle = Cycle(frames: Int(frames), sampleRateHz: Double(jack_get_sample_rate(client)), ports: ports,
+        let cycle = Cycle(frames: Int(frames), sampleRateHz: Double(jack_get_sample_rate(client)),
+                          frameTime: jack_last_frame_time(client), ports: ports,
                           audioInCount: counts.audioIn, audioOutCount: counts.audioOut,
                           midiInCount: counts.midiIn, midiOutCount: counts.midiOut)
         for index in 0..<counts.midiOut {

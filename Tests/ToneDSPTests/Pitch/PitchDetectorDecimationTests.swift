@@ -38,13 +38,9 @@ struct PitchDetectorDecimationTests {
     /// Harmonics 1…`harmonics` (below 20 kHz) at 1/h, random phases, a small offset.
     static func frame(frequencyHz: Double, harmonics: Int, random: inout SeededRandom) -> [Float] {
         let phases = (0..<harmonics).map { _ in Double.random(in: 0..<(2 * .pi), using: &random) }
-        return (0..<frameSize).map { n in
-            var value = 0.0
-            for h in 1...harmonics where Double(h) * frequencyHz < 20_000 {
-                value += 0.5 / Double(h) * sin(2 * .pi * Double(h) * frequencyHz * Double(n) / 48_000 + phases[h - 1])
-            }
-            return Float(value + 0.01)
-        }
+        let orders = (1...harmonics).filter { Double($0) * frequencyHz < 20_000 }
+        return TestSignal.harmonics(fundamentalHz: frequencyHz, orders: orders, amplitude: 0.5,
+                                    phases: orders.map { phases[$0 - 1] }, count: frameSize).map { Float($0 + 0.01) }
     }
 
     @Test("Sines and harmonic-rich tones across the range: each factor reads the undecimated NSDF's pitch within 0.01 cent",

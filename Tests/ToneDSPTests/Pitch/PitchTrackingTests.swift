@@ -17,16 +17,12 @@ struct PitchTrackingTests {
         var random = SeededRandom(seed: 0x7AC4)
         let count = 24_000
         func sine(_ hz: Double, noiseRMS: Double = 0) -> [Double] {
-            TestSignal.sine(frequencyHz: hz, amplitude: 0.4, phase: random.phase(), count: count,
-                            noiseRMS: noiseRMS, random: &random).map(Double.init)
+            TestSignal.sineDoubles(frequencyHz: hz, amplitude: 0.4, phase: random.phase(), count: count,
+                                   noiseRMS: noiseRMS, random: &random)
         }
         func harmonics(_ hz: Double, _ orders: ClosedRange<Int>) -> [Double] {
             let phases = orders.map { _ in random.phase() }
-            return (0..<count).map { n in
-                zip(orders, phases).reduce(0.0) { sum, term in
-                    sum + 0.1 / Double(term.0) * sin(2 * Double.pi * hz * Double(term.0) * Double(n) / 48_000 + term.1)
-                }
-            }
+            return TestSignal.harmonics(fundamentalHz: hz, orders: Array(orders), amplitude: 0.1, phases: phases, count: count)
         }
         let noise = (0..<count).map { _ in 0.1 * random.gaussian() }
         let pluck = Pluck.additive(frequencyHz: 110, seconds: 0.5, random: &random)
@@ -93,15 +89,8 @@ struct PitchTrackingTests {
         }
         func harmonics(_ hz: Double) -> [Float] {
             let phases = (2...8).map { _ in random.phase() }
-            let omega = 2 * Double.pi * hz / 48_000
-            return (0..<4096).map { n in
-                var sum = 0.0
-                for (order, phase) in zip(2...8, phases) {
-                    let h = Double(order)
-                    sum += 0.1 / h * sin(omega * h * Double(n) + phase)
-                }
-                return Float(sum)
-            }
+            return TestSignal.harmonics(fundamentalHz: hz, orders: Array(2...8), amplitude: 0.1, phases: phases, count: 4096)
+                .map { Float($0) }
         }
         let frames: [(String, [Float])] = [
             ("220 Hz", sine(220)), ("220 Hz", sine(220)), ("440 Hz", sine(440)), ("440 Hz", sine(440)),

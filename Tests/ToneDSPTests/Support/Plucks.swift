@@ -92,10 +92,3 @@ enum Pluck {
         return (reports, detector)
     }
 }
-
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    guard !sorted.isEmpty else { return .nan }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2]
-        : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}

@@ -19,10 +19,31 @@ enum TestSignal {
     /// precision and rounded once to `Float`, plus optional white noise.
     static func sine(frequencyHz: Double, amplitude: Double, phase: Double, offset: Double = 0,
                      count: Int = fftSize, noiseRMS: Double = 0, random: inout SeededRandom) -> [Float] {
+        sineDoubles(frequencyHz: frequencyHz, amplitude: amplitude, phase: phase, offset: offset, count: count,
+                    noiseRMS: noiseRMS, random: &random).map { Float($0) }
+    }
+
+    /// The same sine left in double precision (the pitch tests' signals:
+    /// `Pluck.analyze` rounds them to `Float` once, so they hold the same samples).
+    static func sineDoubles(frequencyHz: Double, amplitude: Double, phase: Double, offset: Double = 0,
+                            count: Int = fftSize, noiseRMS: Double = 0, random: inout SeededRandom) -> [Double] {
         let omega = 2 * Double.pi * frequencyHz / sampleRateHz
         return (0..<count).map { n in
             let noise = noiseRMS > 0 ? noiseRMS * random.gaussian() : 0
-            return Float(amplitude * sin(omega * Double(n) + phase) + offset + noise)
+            return amplitude * sin(omega * Double(n) + phase) + offset + noise
+        }
+    }
+
+    /// Harmonics of `fundamentalHz`: order h at `amplitude / h` and phase
+    /// `phases[i]` (one per entry of `orders`), summed in double precision.
+    static func harmonics(fundamentalHz: Double, orders: [Int], amplitude: Double, phases: [Double],
+                          count: Int) -> [Double] {
+        let omega = 2 * Double.pi * fundamentalHz / sampleRateHz
+        return (0..<count).map { n in
+            zip(orders, phases).reduce(0.0) { sum, term in
+                let h = Double(term.0)
+                return sum + amplitude / h * sin(omega * h * Double(n) + term.1)
+            }
         }
     }
 

@@ -97,9 +97,9 @@ extension JackServerTests {
             let sorted = measurement.latencies.sorted()
             #expect(measurement.readingCount >= 20 && sorted.count * 2 >= measurement.readingCount,
                     "readings \(measurement.readingCount), with the probe \(sorted.count)")
-            let median = try #require(LoopMeasurement.median(sorted))
-            let reference = try #require(LoopMeasurement.median(measurement.iodelayLatencies), "jack_iodelay printed no latency")
-            #expect(median > Double(periodA) && median < 0.2 * 48000, "a plausible bridge latency")
+            let linkMedian = try #require(median(sorted))
+            let reference = try #require(median(measurement.iodelayLatencies), "jack_iodelay printed no latency")
+            #expect(linkMedian > Double(periodA) && linkMedian < 0.2 * 48000, "a plausible bridge latency")
             // Over the same seconds, link's median lies where jack_iodelay (the
             // independent meter, on the second channel) saw the loop: within
             // its lowest and highest figure, and 0.5 frame (the loop moves a
@@ -107,10 +107,10 @@ extension JackServerTests {
             // figures are taken at different moments).
             let iodelaySorted = measurement.iodelayLatencies.sorted()
             let (iodelayLow, iodelayHigh) = (iodelaySorted.first ?? .nan, iodelaySorted.last ?? .nan)
-            #expect(median >= iodelayLow - 0.5 && median <= iodelayHigh + 0.5,
-                    "link \(median) vs jack_iodelay \(reference) (jack_iodelay saw \(iodelayLow)…\(iodelayHigh))")
+            #expect(linkMedian >= iodelayLow - 0.5 && linkMedian <= iodelayHigh + 0.5,
+                    "link \(linkMedian) vs jack_iodelay \(reference) (jack_iodelay saw \(iodelayLow)…\(iodelayHigh))")
             // The probe's RMS level (−24.7 dBFS at −12 dBFS peak) comes back whole.
-            #expect(abs((LoopMeasurement.median(measurement.levelsDBFS) ?? 0) + 24.69) < 0.5, "\(measurement.levelsDBFS)")
+            #expect(abs((median(measurement.levelsDBFS) ?? 0) + 24.69) < 0.5, "\(measurement.levelsDBFS)")
             // Where the loop stands still, matched in time: within 0.01 frame.
             // Kept conditional, for this reason: on a shared 2-core machine the
             // two resampler loops hunt and the loop held still (a reading within
@@ -126,10 +126,10 @@ extension JackServerTests {
             let agreement = measurement.stillAgreementFrames().sorted()
             report(String(format: "%@: link vs jack_iodelay where the loop stood still, matched in time: %d readings, "
                           + "median %.4f, max %.4f frames%@", label, agreement.count,
-                          LoopMeasurement.median(agreement) ?? .nan, agreement.last ?? .nan,
+                          median(agreement) ?? .nan, agreement.last ?? .nan,
                           agreement.count >= 3 ? "" : " (NOT JUDGED: the loop never stood still in this run)"))
             if agreement.count >= 3 {
-                #expect((LoopMeasurement.median(agreement) ?? 1) < 0.01, "\(label): \(agreement)")
+                #expect((median(agreement) ?? 1) < 0.01, "\(label): \(agreement)")
             }
 
             // One way on B: the drift between the two dummy clocks, with its resolution.

@@ -111,7 +111,7 @@ func expectWholePeriodLoop(_ measurement: LoopMeasurement, periodFrames: Int, la
         #expect(nearest.map { abs($0 - latency) < 0.01 } == true,
                 "\(label): link \(latency) frames; jack_iodelay \(measurement.iodelayLatencies)", sourceLocation: sourceLocation)
     }
-    #expect(abs((LoopMeasurement.median(measurement.levelsDBFS) ?? 0) + 24.69) < 0.5, "\(label): \(measurement.levelsDBFS)",
+    #expect(abs((median(measurement.levelsDBFS) ?? 0) + 24.69) < 0.5, "\(label): \(measurement.levelsDBFS)",
             sourceLocation: sourceLocation)
     let drift = try #require(measurement.oneWay["drift_ppm"] as? Double, "\(label): no drift in \(measurement.oneWay)",
                              sourceLocation: sourceLocation)

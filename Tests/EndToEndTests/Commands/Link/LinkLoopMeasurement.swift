@@ -54,19 +54,14 @@ struct LoopMeasurement {
         }
     }
 
-    static func median(_ values: [Double]) -> Double? {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
-    }
-
     /// One `[measured]` line: link's and jack_iodelay's median, min and max.
     func reportRoundTrip(_ label: String) {
         let link = latencies.sorted()
         let iodelay = iodelayLatencies.sorted()
         report(String(format: "%@: link median %.4f frames (%.3f ms), min %.4f, max %.4f (%d readings); "
                       + "jack_iodelay median %.4f, min %.4f, max %.4f (%d figures)", label,
-                      Self.median(link) ?? .nan, (Self.median(link) ?? .nan) / 48, link.first ?? .nan, link.last ?? .nan,
-                      link.count, Self.median(iodelay) ?? .nan, iodelay.first ?? .nan, iodelay.last ?? .nan, iodelay.count))
+                      median(link) ?? .nan, (median(link) ?? .nan) / 48, link.first ?? .nan, link.last ?? .nan,
+                      link.count, median(iodelay) ?? .nan, iodelay.first ?? .nan, iodelay.last ?? .nan, iodelay.count))
     }
 
     /// One `[measured]` line from the one-way summary on B (the listener

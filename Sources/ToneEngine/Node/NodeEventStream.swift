@@ -1,7 +1,7 @@
 /// A node's events, one at a time, as the worker hands them over: in
 /// batches, one per drained block or wake (a whole burst of hops' reports of an idle input
 /// is one hand-over, so one wake of the reading task, not one per report).
-public struct NodeEvents: AsyncSequence, Sendable {
+public struct NodeEventStream: AsyncSequence, Sendable {
     public typealias Element = NodeEvent
     public typealias Failure = Never
     let batches: AsyncStream<[NodeEvent]>
