@@ -3,12 +3,33 @@ import Testing
 import ToneJack
 
 /// A private `jackd` (dummy backend) for one test, stopped by PID when released.
+///
+/// With no jackd of this user running, a metadata store left in /dev/shm is
+/// a killed server's (one that ends in order removes it): it goes first.
+/// A jackd that ends while starting with a store in place is the store's
+/// fault (see `JackMetadataStore`): the store is removed, the fault recorded
+/// (`EnvironmentFaults`) and the server started once more; a second ending
+/// is thrown, saying how jackd ended.
 public func startServer(periodFrames: Int = 256, sampleRateHz: Int = 48000,
                         name: String = "tn-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
                         driverArguments: [String] = [], realtime: Bool = false) throws -> PrivateJackServer {
-    try PrivateJackServer(name: name, sampleRateHz: sampleRateHz, periodFrames: periodFrames,
-                          logFile: serverLogPath(name), driverArguments: driverArguments,
-                          realtime: realtime)
+    let start = {
+        try PrivateJackServer(name: name, sampleRateHz: sampleRateHz, periodFrames: periodFrames,
+                              logFile: serverLogPath(name), driverArguments: driverArguments,
+                              realtime: realtime)
+    }
+    let store = JackMetadataStore.own
+    if store.exists && !store.anyServerRunning {
+        store.remove()
+    }
+    do {
+        return try start()
+    } catch let error as PrivateJackServerError {
+        guard case .endedAtStartUp = error, store.exists else { throw error }
+        EnvironmentFaults.record("\(error); JACK's metadata store \(store.path) was in place: removed")
+        store.remove()
+        return try start()
+    }
 }
 
 /// Where `startServer` has jackd write its log.

@@ -38,6 +38,9 @@ struct ErrorTextTests {
         (.cannotLaunch(reason: "denied"), "could not start jackd: denied"),
         (.refusedTooManyServers(name: "t1"), "jackd 't1' refused to start: eight JACK servers are running already"),
         (.didNotComeUp(name: "t1", seconds: 10), "jackd 't1' did not come up within 10.0 s"),
+        (.endedAtStartUp(name: "t1", how: "exit status 1", lastLine: ""), "jackd 't1' ended while starting (exit status 1)"),
+        (.endedAtStartUp(name: "t1", how: "signal 6", lastLine: "Failed to open server"),
+         "jackd 't1' ended while starting (signal 6): Failed to open server"),
     ])
     func jackServer(error: PrivateJackServerError, line: String) {
         #expect(error.description == line)

@@ -57,10 +57,14 @@ public final class PrivateJackServer: @unchecked Sendable {
                 || Date().timeIntervalSince(started) > Self.socketGraceSeconds
             if listening && JackClient.serverIsReachable(serverName: name) { break }
             guard process.isRunning, Date() < deadline else {
+                let ended = !process.isRunning
                 stop()
                 let log = logFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
                 if log.contains("Too many servers") {
                     throw .refusedTooManyServers(name: name)
+                }
+                if ended {
+                    throw .endedAtStartUp(name: name, how: process.howItEnded, lastLine: Self.lastLine(ofLog: log))
                 }
                 throw .didNotComeUp(name: name, seconds: timeoutSeconds)
             }

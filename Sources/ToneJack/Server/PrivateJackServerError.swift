@@ -8,8 +8,12 @@ public enum PrivateJackServerError: Error, Equatable, CustomStringConvertible {
     case cannotLaunch(reason: String)
     /// jackd refused: JACK's registry holds at most eight servers.
     case refusedTooManyServers(name: String)
-    /// jackd exited, or no client could connect, within `seconds`.
+    /// No client could connect within `seconds` while jackd kept running.
     case didNotComeUp(name: String, seconds: Double)
+    /// jackd ended before a client could connect: `how` says how ("exit
+    /// status 1", "signal 6"), `lastLine` is its log's last line ("" when
+    /// there is no log or it printed nothing past its banner).
+    case endedAtStartUp(name: String, how: String, lastLine: String)
 
     public var description: String {
         switch self {
@@ -17,6 +21,8 @@ public enum PrivateJackServerError: Error, Equatable, CustomStringConvertible {
         case .cannotLaunch(let reason): "could not start jackd: \(reason)"
         case .refusedTooManyServers(let name): "jackd '\(name)' refused to start: eight JACK servers are running already"
         case .didNotComeUp(let name, let seconds): "jackd '\(name)' did not come up within \(seconds) s"
+        case .endedAtStartUp(let name, let how, let lastLine):
+            "jackd '\(name)' ended while starting (\(how))" + (lastLine.isEmpty ? "" : ": \(lastLine)")
         }
     }
 }
