@@ -112,24 +112,18 @@ extension JackServerTests {
             // The probe's RMS level (−24.7 dBFS at −12 dBFS peak) comes back whole.
             #expect(abs((median(measurement.levelsDBFS) ?? 0) + 24.69) < 0.5, "\(measurement.levelsDBFS)")
             // Where the loop stands still, matched in time: within 0.01 frame.
-            // Kept conditional, for this reason: on a shared 2-core machine the
-            // two resampler loops hunt and the loop held still (a reading within
-            // 0.02 frame of both neighbours, jack_iodelay's two figures around
-            // it too) for fewer than 3 readings in each of 9 runs of 8 s at
-            // load 10 (2026-11-28: three pairs, each measured three times; 0
-            // in each pair's last), so a retry
-            // buys nothing here and a failure would say only that. The
-            // figures run (30 s, `TONENODE_LINK_FIGURES=1`) on a quiet machine
-            // is where this is judged; a run that could not judge it says so
-            // in its [measured] line. The median and the drift above and below
-            // are judged in every run.
+            // Judged in the figures run (30 s, `TONENODE_LINK_FIGURES=1`, a
+            // quiet machine), which fails when the loop never stood still for
+            // 3 readings. Not claimed in the suite's 8 s runs: on a shared
+            // 2-core machine the two resampler loops hunt and the loop held
+            // still for fewer than 3 readings in each of 9 runs at load 10
+            // (2026-11-28), so the claim could only go unjudged there.
             let agreement = measurement.stillAgreementFrames().sorted()
             report(String(format: "%@: link vs jack_iodelay where the loop stood still, matched in time: %d readings, "
-                          + "median %.4f, max %.4f frames%@", label, agreement.count,
-                          median(agreement) ?? .nan, agreement.last ?? .nan,
-                          agreement.count >= 3 ? "" : " (NOT JUDGED: the loop never stood still in this run)"))
-            if agreement.count >= 3 {
-                #expect((median(agreement) ?? 1) < 0.01, "\(label): \(agreement)")
+                          + "median %.4f, max %.4f frames", label, agreement.count,
+                          median(agreement) ?? .nan, agreement.last ?? .nan))
+            if Self.isFiguresRun {
+                #expect(agreement.count >= 3 && (median(agreement) ?? 1) < 0.01, "\(label): \(agreement)")
             }
 
             // One way on B: the drift between the two dummy clocks, with its resolution.
@@ -143,19 +137,20 @@ extension JackServerTests {
             // a one-way slope of more than its whole spread (and 2 frames)
             // over a second of the run is no reading of this loop.
             // The estimator's accuracy is checked offline (LinkAnalyzerTests).
-            // Judged where nothing broke the one-way stretch before the probe's
-            // end (its last dropout): a stretch cut by dropouts on a loaded
-            // machine leaves a fit over a second or less (−57 780 ± 8 165 ppm
-            // read once, settled after 7.5 s of 9), and zita-njbridge on this
-            // machine breaks it in most runs, so a retry buys little; such a
-            // run says NOT JUDGED in its [measured] line.
+            // Judged in the figures run, where nothing may break the one-way
+            // stretch before the probe's end (its last dropout). Not claimed
+            // in the suite's runs: a stretch cut by dropouts on a loaded machine
+            // leaves a fit over a second or less (−57 780 ± 8 165 ppm read
+            // once, settled after 7.5 s of 9), and zita-njbridge on this
+            // machine breaks it in most runs.
             let wanderPPM = ((iodelayHigh - iodelayLow) + 2) / 48000 * 1e6
             let broken = (summary["dropout_list"] as? [[String: Any]] ?? []).dropLast()
-            report(String(format: "%@: drift %.1f ppm; jack_iodelay's wander bounds it at %.1f ppm%@", label, drift, wanderPPM,
-                          broken.isEmpty ? "" : " (NOT JUDGED: the one-way stretch broke \(broken.count) time(s))"))
+            report(String(format: "%@: drift %.1f ppm; jack_iodelay's wander bounds it at %.1f ppm; "
+                          + "the one-way stretch broke %d time(s)", label, drift, wanderPPM, broken.count))
             #expect(drift.isFinite && resolution.isFinite && resolution > 0)
-            if broken.isEmpty {
-                #expect(abs(drift) < wanderPPM, "drift \(drift) ppm, the loop wandered \(iodelayHigh - iodelayLow) frames")
+            if Self.isFiguresRun {
+                #expect(broken.isEmpty && abs(drift) < wanderPPM,
+                        "drift \(drift) ppm, the loop wandered \(iodelayHigh - iodelayLow) frames, \(broken.count) break(s)")
             }
             #expect(abs((summary["level_dbfs"] as? Double ?? 0) + 24.69) < 0.5)
         }

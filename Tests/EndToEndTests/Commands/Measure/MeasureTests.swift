@@ -81,41 +81,44 @@ extension JackServerTests {
             try waitForPort("jack_delay:in", server: server.name, toExist: false)
             let wiring = loop == .direct ? ["--loopback"]
                 : ["--connect-out", "jack_thru:input_1", "--connect-in", "jack_thru:output_1"]
-            // Short periods on a busy machine without real-time scheduling see xruns on most runs: six tries at most
-            // (a clean first try costs nothing more).
-            let summary = try #require(try measureChain(server: server.name, wiring, attempts: 6))
+            // The latency holds through an xrun (the loop's delay is read from
+            // the whole sweep), so it is judged on the first try. The wire's
+            // other figures (unity gain, no shift, flat, clean) need a recording
+            // no xrun or glitch tore: they are claimed at 1024 frames, where a
+            // try torn by a detected xrun or glitch is measured again (3 tries;
+            // a run torn on every one fails, saying so). At 128 frames a
+            // --no-realtime dummy server on a loaded 2-core machine tears most
+            // recordings (4 of 5 runs at load 10), so they are not claimed there:
+            // the same code makes them at every period.
+            let claimsWire = periodFrames >= 1024
+            let attempts = claimsWire ? 3 : 1
+            let summary = try #require(try measureChain(server: server.name, wiring, attempts: attempts))
             let latency = try #require(summary["latency_frames"] as? Double)
             report(String(format: "%@ loop, %d frames/period: jack_iodelay %.3f, tonenode measure %.4f frames (xruns %d)",
                           loop.rawValue, periodFrames, iodelay, latency, summary["xruns"] as? Int ?? -1))
             #expect(abs(latency - iodelay) <= 0.01, "measure \(latency) vs jack_iodelay \(iodelay)")
             #expect(abs(latency - Double(periodFrames)) < 0.01, "one period round trip in a dummy loop")
-            // A wire: unity gain, no shift, flat, clean — when no xrun or glitch
-            // tore the recording (then the latency above still holds, but the
-            // tone and the sweep carry the holes). A recording torn on every
-            // one of the six tries is not a pass: it is said and counted as a
-            // known issue ("passed … with N known issues" in the run's last
-            // line), the machine's, not the code's: a --no-realtime dummy
-            // server at 128 frames on a loaded 2-core machine tears most
-            // recordings (4 of 5 runs at load 10), and failing CI for that
-            // would judge the machine.
-            let xruns = summary["xruns"] as? Int ?? 0, glitches = summary["tone_glitches"] as? Int ?? 0
-            if xruns > 0 || glitches > 0 {
-                withKnownIssue("the machine could not give a fair run", isIntermittent: true) {
-                    Issue.record("""
-                        \(loop.rawValue) loop, \(periodFrames) frames/period: the machine could not give a fair run: \
-                        all 6 tries were torn (the last: \(xruns) xrun(s), \(glitches) glitch(es)), \
-                        so gain, THD+N and response could not be judged
-                        """)
-                }
-                return
+            if claimsWire {
+                judgeWire(summary, label: "\(loop.rawValue) loop, \(periodFrames) frames/period", attempts: attempts)
             }
+            withExtendedLifetime(thru) {}
+        }
+
+        /// A wire's figures: unity gain, no shift, THD+N at float rounding, a
+        /// flat response; a summary torn by an xrun or glitch on every try fails, saying so.
+        private func judgeWire(_ summary: [String: Any], label: String, attempts: Int) {
+            let xruns = summary["xruns"] as? Int ?? 0, glitches = summary["tone_glitches"] as? Int ?? 0
+            #expect(xruns == 0 && glitches == 0, """
+                \(label): every one of \(attempts) tries was torn (the last: \(xruns) xrun(s), \(glitches) glitch(es)): \
+                gain, THD+N and response not judged
+                """)
+            guard xruns == 0 && glitches == 0 else { return }
             #expect(abs(summary["gain_db"] as? Double ?? 99) < 0.001)
             #expect(abs(summary["frequency_shift_hz"] as? Double ?? 99) < 0.001)
             #expect((summary["thd_n_db"] as? Double ?? 0) < -120)
             let response = summary["response"] as? [[String: Double]] ?? []
             #expect(response.count > 200)
             #expect(response.allSatisfy { abs($0["db"] ?? 99) < 0.01 })
-            withExtendedLifetime(thru) {}
         }
 
         @Test("a fractional round trip (a sinc delay of 64.37 frames in the loop): within 0.01 frame of jack_iodelay",
