@@ -13,6 +13,8 @@ private final class MixedStudio {
     let pipeWire: PrivatePipeWire
     let jackd: PrivateJackServer
     private var bridges: [LiveCommand] = []
+    /// The two zita-n2j (on B, then on A).
+    private var receivers: [LiveCommand] = []
 
     init() throws {
         pipeWire = try PrivatePipeWire()
@@ -22,17 +24,21 @@ private final class MixedStudio {
         // 10 ms and two of PipeWire's 1024-frame quanta.
         let buffer = String(10 + 2 * 1024 * 1000 / 48000)
         // One client at a time (two opening at once can fail).
-        try startOnB("zita-n2j", ["--jname", "rx", "--chan", "1,2", "--buff", buffer, "127.0.0.1", String(forward)], wait: "rx:out_1")
+        // The receivers print their state and `--info` lines, line by line (ZitaLock).
+        let receiver = ["--info", "--jname", "rx", "--chan", "1,2", "--buff", buffer, "127.0.0.1"]
+        try startOnB("stdbuf", ["-oL", "/usr/bin/zita-n2j", "--jserv", jackd.name] + receiver + [String(forward)], wait: "rx:out_1")
+        receivers.append(bridges.last!)
         try startOnA("zita-j2n", ["--jname", "tx", "--chan", "2", "--float", "127.0.0.1", String(forward)], wait: "tx:in_1")
-        try startOnA("zita-n2j", ["--jname", "rx", "--chan", "1,2", "--buff", buffer, "127.0.0.1", String(back)], wait: "rx:out_1")
-        try startOnB("zita-j2n", ["--jname", "tx", "--chan", "2", "--float", "127.0.0.1", String(back)], wait: "tx:in_1")
+        try startOnA("stdbuf", ["-oL", "/usr/bin/zita-n2j"] + receiver + [String(back)], wait: "rx:out_1")
+        receivers.append(bridges.last!)
+        try startOnB("zita-j2n", ["--jserv", jackd.name, "--jname", "tx", "--chan", "2", "--float", "127.0.0.1", String(back)], wait: "tx:in_1")
         try jackConnect("rx:out_1", "tx:in_1", server: jackd.name)
         let loopOnA = try pipeWire.run(["rx:out_2", "tx:in_2"], executable: "jack_connect", timeoutSeconds: 10)
         if loopOnA.status != 0 { Issue.record("jack_connect on PipeWire: \(loopOnA.stderr)") }
     }
 
     private func startOnB(_ tool: String, _ arguments: [String], wait port: String) throws {
-        bridges.append(try LiveCommand(["--jserv", jackd.name] + arguments, executable: "/usr/bin/\(tool)", stopGraceSeconds: 2))
+        bridges.append(try LiveCommand(arguments, executable: "/usr/bin/\(tool)", stopGraceSeconds: 2))
         try waitForPort(port, server: jackd.name, timeoutSeconds: 10)
     }
 
@@ -41,9 +47,21 @@ private final class MixedStudio {
         if !pipeWire.waitForPort(port) { Issue.record("no \(port) on PipeWire: \(bridges.last?.stderr ?? "")") }
     }
 
+    /// Waits (bounded) until both zita-n2j have locked (`ZitaLock`); a
+    /// recorded failure naming what each said when they have not.
+    func waitForLock(timeoutSeconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline && !receivers.allSatisfy({ ZitaLock.isLocked($0.stdout) }) { usleep(50_000) }
+        for (end, receiver) in zip(["on jackd2", "on PipeWire"], receivers) where !ZitaLock.isLocked(receiver.stdout) {
+            Issue.record("zita-n2j \(end) did not lock within \(timeoutSeconds) s: \(receiver.stdout.suffix(300))",
+                         sourceLocation: sourceLocation)
+        }
+    }
+
     func stop() {
         for bridge in bridges.reversed() { bridge.stop() }
         bridges = []
+        receivers = []
         jackd.stop()
         pipeWire.stop()
     }
@@ -74,7 +92,7 @@ extension JackServerTests {
             let studio = try MixedStudio()
             defer { studio.stop() }
             // zita-n2j syncs for about 4 s after it starts receiving, and creeps on for a few more.
-            usleep(7_000_000)
+            studio.waitForLock()
             let duration = String(Self.seconds)
             let fromPipeWire = try studio.pipeWire.live(["link", "-n", "near", "--connect-out", "tx:in_1", "--connect-in", "rx:out_1",
                                                          "--json", "--duration", duration])
