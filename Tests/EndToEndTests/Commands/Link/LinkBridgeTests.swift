@@ -18,6 +18,21 @@ final class ZitaLoop {
     /// resampling ratio and queue fill, and its state changes ("Syncing...",
     /// "Receiving.", "Waiting for … seconds...").
     private(set) var receiverOnB: LiveCommand?
+    /// A's zita-n2j, read the same way.
+    private(set) var receiverOnA: LiveCommand?
+
+    /// Waits (bounded) until both zita-n2j have locked (`ZitaLock`'s rule,
+    /// looser than the cable tests' `waitForLock` on B alone); a recorded
+    /// failure naming what each said when they have not.
+    func waitForBothEndsToLock(timeoutSeconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) {
+        let receivers = [("on A", receiverOnA), ("on B", receiverOnB)].compactMap { end, command in command.map { (end, $0) } }
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline && !receivers.allSatisfy({ ZitaLock.isLocked($0.1.stdout) }) { usleep(50_000) }
+        for (end, receiver) in receivers where !ZitaLock.isLocked(receiver.stdout) {
+            Issue.record("zita-n2j \(end) did not lock within \(timeoutSeconds) s: \(receiver.stdout.suffix(300))",
+                         sourceLocation: sourceLocation)
+        }
+    }
 
     /// - Parameters:
     ///   - forwardPort: where B's `rx` listens (a relay may sit in front: `sendTo`).
@@ -40,8 +55,9 @@ final class ZitaLoop {
         try start("stdbuf", ["-oL", "/usr/bin/zita-n2j", "--info", "--jserv", b.name, "--jname", "rx", "--chan", "1,2",
                              "--buff", buffer(max(periodA, periodB)), "127.0.0.1", String(forwardPort)], wait: "rx:out_1", on: b)
         receiverOnB = processes.last
-        try start("zita-n2j", ["--jserv", a.name, "--jname", "rx", "--chan", "1,2", "--buff", buffer(max(periodA, periodB)),
-                               "127.0.0.1", String(returnPort)], wait: "rx:out_1", on: a)
+        try start("stdbuf", ["-oL", "/usr/bin/zita-n2j", "--info", "--jserv", a.name, "--jname", "rx", "--chan", "1,2",
+                             "--buff", buffer(max(periodA, periodB)), "127.0.0.1", String(returnPort)], wait: "rx:out_1", on: a)
+        receiverOnA = processes.last
         for channel in 1...2 { try jackConnect("rx:out_\(channel)", "tx:in_\(channel)", server: b.name) }
     }
 
@@ -86,6 +102,7 @@ extension JackServerTests {
             let ports = LoopPorts(serverA: loop.a.name, serverB: loop.b.name, intoBridge: ("tx:in_1", "tx:in_2"),
                                   outOfBridge: ("rx:out_1", "rx:out_2"), arrivingOnB: "rx:out_1")
             let label = "zita-njbridge A \(periodA) / B \(periodB) frames"
+            loop.waitForBothEndsToLock()
             let measurement = try measureLoop(ports, label: label, seconds: Self.isFiguresRun ? 30 : 8)
             measurement.reportRoundTrip(label)
 
