@@ -1,6 +1,7 @@
 import EndToEndSupport
 import Foundation
 import Testing
+import ToneJack
 
 extension JackServerTests {
     /// Issue 13: SIGINT/SIGTERM/SIGHUP end every command that talks to JACK
@@ -33,7 +34,10 @@ extension JackServerTests {
             let reference = Process()
             reference.executableURL = URL(fileURLWithPath: "/bin/sleep")
             reference.arguments = ["30"]
-            try? reference.run()
+            // Signals unblocked in it as in the commands (`LiveCommand`): spawned
+            // with this test process's mask, it sat out its 30 s with SIGTERM
+            // blocked, and the bound below was 32 s (until 2026-12-06).
+            try? reference.runWithSignalsUnblocked()
             let sent = Date()
             if reference.isRunning { kill(reference.processIdentifier, SIGTERM) }
             for (command, testCase) in commands { command.signal(testCase.signal) }
