@@ -8,22 +8,6 @@ extension JackServerTests {
     /// real private jackd: separate processes, the node's own loop, jack_thru.
     @Suite("Messages as tones through JACK")
     struct MessageLinkTests {
-        /// A `tonenode receive --json` listening as client `name`; waits for its port.
-        static func receiver(_ server: String, name: String = "rx", extra: [String] = []) throws -> LiveCommand {
-            let receiver = try LiveCommand(["receive", "-s", server, "-n", name, "--json"] + extra)
-            try waitForPort("\(name):in", server: server)
-            return receiver
-        }
-
-        static func send(_ server: String, _ arguments: [String], to port: String = "rx:in") throws -> CommandResult {
-            try runCommand(["send", "-s", server, "-n", "tx", "--connect-out", port] + arguments, timeoutSeconds: 30)
-        }
-
-        /// The JSON objects on stdout that are messages (have `base64` or `incomplete`).
-        static func messages(_ command: LiveCommand) -> [[String: Any]] {
-            command.reports.filter { $0["base64"] != nil || $0["incomplete"] != nil }
-        }
-
         @Test("one send process → one receive process: the exact text and every JSON field",
               arguments: [(32, 48_000, "ultrasonic"), (4096, 48_000, "ultrasonic"), (256, 44_100, "ultrasonic"),
                           (256, 96_000, "ultrasonic-fast"), (1024, 48_000, "audible-fast")])
