@@ -16,7 +16,9 @@ extension JackServerTests {
                                          "--connect-out", "tones:in"])
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let objects = result.stdoutLines.compactMap(parseReport)
-            #expect(objects.count == result.stdoutLines.count && objects.count >= 15)
+            // Several objects: --duration is wall clock, so how many hops 0.5 s
+            // holds depends on the machine (CommandLineTests.runJSON).
+            #expect(objects.count == result.stdoutLines.count && objects.count >= 5)
             // Windows that start after the loop is connected hold only the tone.
             let late = objects.filter { ($0["time_s"] as? Double ?? 0) > 0.2 }
             #expect(!late.isEmpty)
