@@ -132,6 +132,6 @@ let package = Package(
             // tonenode: not imported; listed so the binary the tests run is built first.
             dependencies: ["EndToEndSupport", "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine",
                            "ToneOSC", "ToneTestSupport", "tonenode"],
-            exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "LV2/xface.c", "PipeWire/latency_peer.c"]),
+            exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "LV2/Face/xface.c", "PipeWire/latency_peer.c"]),
     ]
 )

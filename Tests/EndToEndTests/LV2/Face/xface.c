@@ -1,7 +1,8 @@
 // xface: what LV2FaceTests do to an X11 window, as a person's X server would
 // see it. Compiled by the tests (LV2Bundle.compile), against libX11 and cairo.
 //
-//   xface shot WINDOW FILE.png   the window's pixels as the server holds them, as PNG
+//   xface shot WINDOW FILE.png   the window's pixels as the server holds them, as PNG; prints
+//                                "colours N", the number of distinct colours in it (a blank window has 1)
 //   xface close WINDOW           asks the window to close (WM_DELETE_WINDOW), as a window manager does
 //   xface resize WINDOW W H      resizes it, as a window manager does
 //
@@ -45,6 +46,20 @@ static int shot(Display *display, Window window, const char *path) {
         }
     }
     cairo_surface_mark_dirty(surface);
+    // Distinct colours, counted in a 4096-bit table of a hash of each (enough to tell a blank window from a face).
+    static unsigned char seen[4096 / 8];
+    int colours = 0;
+    for (int y = 0; y < attributes.height; y++) {
+        for (int x = 0; x < attributes.width; x++) {
+            unsigned colour = ((unsigned *)(data + y * stride))[x] & 0xffffff;
+            unsigned slot = (colour * 2654435761u) >> 20;
+            if (!(seen[slot / 8] & (1u << (slot % 8)))) {
+                seen[slot / 8] |= (unsigned char)(1u << (slot % 8));
+                colours++;
+            }
+        }
+    }
+    printf("colours %d\n", colours);
     XDestroyImage(image);
     cairo_status_t status = cairo_surface_write_to_png(surface, path);
     cairo_surface_destroy(surface);
