@@ -160,10 +160,11 @@ void tn_generator_face_report(const TNGeneratorFace *face, const char *path) {
     char text[512];
     snprintf(text, sizeof text,
              "width=%d\nheight=%d\ndraws=%lu\nfrequency=%s\nlevel=%s\nmuted=%d\nnote=%s\n"
-             "frequency_slider=%d %d %d %d\nlevel_slider=%d %d %d %d\n",
+             "frequency_slider=%d %d %d %d\nlevel_slider=%d %d %d %d\nmute_button=%d %d %d %d\n",
              (int)face->widthPx, (int)face->heightPx, face->draws, face->frequencyText, face->levelText,
              face->muted ? 1 : 0, face->noteText, (int)controls.frequency.x, (int)controls.frequency.y,
              (int)controls.frequency.width, (int)controls.frequency.height, (int)controls.level.x,
-             (int)controls.level.y, (int)controls.level.width, (int)controls.level.height);
+             (int)controls.level.y, (int)controls.level.width, (int)controls.level.height, (int)controls.mute.x,
+             (int)controls.mute.y, (int)controls.mute.width, (int)controls.mute.height);
     tn_face_report_write(path, text);
 }

@@ -110,5 +110,77 @@ extension JackServerTests {
             let xruns = Self.xruns(server) - xrunsBefore
             #expect(xruns == 0, "resizing and closing the face cost \(xruns) xruns: \(serverLogPath(server.name))")
         }
+
+        /// The centre of a control the generator's face reports (`x y width height` in the face), on the screen,
+        /// at `fraction` of its width.
+        static func point(_ drawn: [String: String], _ key: String, origin: (x: Int, y: Int), fraction: Double = 0.5) -> (Int, Int)? {
+            let rect = drawn[key]?.split(separator: " ").compactMap { Double($0) } ?? []
+            guard rect.count == 4 else { return nil }
+            return (origin.x + Int((rect[0] + fraction * rect[2]).rounded()), origin.y + Int((rect[1] + rect[3] / 2).rounded()))
+        }
+
+        /// Polls the analyzer (jalv's `monitors`) until `condition` holds on its outputs (bounded); the last seen.
+        static func waitForReading(_ tuner: JalvHost, timeoutSeconds: Double = 10,
+                                   _ condition: ([String: Double]) -> Bool) -> [String: Double]? {
+            var last: [String: Double]?
+            _ = tuner.command.waitUntil(timeoutSeconds: timeoutSeconds) { _ in
+                last = tuner.monitors(last: "valid")
+                return last.map(condition) ?? false
+            }
+            return last
+        }
+
+        @Test("the generator's face writes its ports: two wheel notches, a press on the level slider and mute change what the analyzer hears")
+        func generatorFace() throws {
+            let server = try startServer(periodFrames: 256, sampleRateHz: 48000, realtime: true)
+            let display = try XvfbDisplay()
+            let tuner = try JalvHost(name: "tuner", uri: LV2Bundle.analyzer, server: server.name, firstOutput: "out",
+                                     environment: ["LV2_PATH": try LV2Bundle.staged.get()])
+            defer { tuner.stop() }
+            let generator = try FaceHost(name: "gen", uri: LV2Bundle.generator, server: server.name, display: display,
+                                         controls: ["frequency": 440, "level": -12])
+            defer { generator.stop() }
+            try waitForPort("gen:out", server: server.name, timeoutSeconds: 15)
+            let connect = try runCommand(["gen:out", "tuner:in"], executable: "/usr/bin/jack_connect",
+                                         environment: ["JACK_DEFAULT_SERVER": server.name], timeoutSeconds: 10)
+            #expect(connect.status == 0, "jack_connect: \(connect.stderr)")
+            let windows = try #require(generator.waitForWindows(title: "ToneNode generator", faceTitle: "ToneNode generator face"),
+                                       "no face window: \(generator.command.stderr)")
+            let first = try #require(generator.waitForDrawn { $0["frequency"] == "440.00" && $0["level"] == "-12.0" },
+                                     "the face never drew 440 Hz, -12 dBFS: \(generator.drawn ?? [:])")
+            let origin = try generator.screenOrigin(of: windows.face)
+
+            // Two notches up on the frequency slider: two semitones, B4 (493.88 Hz).
+            let slider = try #require(Self.point(first, "frequency_slider", origin: origin), "\(first)")
+            let wheel = try generator.xdotool(["mousemove", "\(slider.0)", "\(slider.1)", "click", "--repeat", "2", "--delay", "50", "4"])
+            #expect(wheel.status == 0, "\(wheel.stderr)")
+            let raised = generator.waitForDrawn { $0["frequency"] == "493.88" }
+            #expect(raised?["frequency"] == "493.88", "\(raised ?? [:])")
+            let heard = Self.waitForReading(tuner) { abs(($0["frequency"] ?? 0) - 493.883) < 0.01 && $0["note"] == 71 }
+            #expect(heard.map { abs(($0["frequency"] ?? 0) - 493.883) < 0.01 && $0["note"] == 71 } == true, "\(heard ?? [:])")
+
+            // A press at three quarters of the level slider: −30 dBFS (−120…0 dB), give or take a pixel.
+            let level = try #require(Self.point(first, "level_slider", origin: origin, fraction: 0.75), "\(first)")
+            let press = try generator.xdotool(["mousemove", "\(level.0)", "\(level.1)", "click", "1"])
+            #expect(press.status == 0, "\(press.stderr)")
+            let lowered = generator.waitForDrawn { abs((Double($0["level"] ?? "") ?? 0) + 30) <= 0.5 }
+            let drawnLevel = try #require(lowered.flatMap { Double($0["level"] ?? "") }, "\(lowered ?? [:])")
+            #expect(abs(drawnLevel + 30) <= 0.5, "\(lowered ?? [:])")
+            let quieter = Self.waitForReading(tuner) { abs(($0["level"] ?? 0) - drawnLevel) < 0.1 }
+            #expect(quieter.map { abs(($0["level"] ?? 0) - drawnLevel) < 0.1 } == true, "drew \(drawnLevel): \(quieter ?? [:])")
+
+            let shot = Self.artifacts + "/lv2-generator-face.png"
+            let screenshot = try generator.xface(["shot", windows.topLevel, shot])
+            #expect(screenshot.status == 0, "\(screenshot.stderr)")
+            report("generator face: \(shot), drew \(lowered ?? [:])")
+
+            // Mute: the analyzer hears no tone.
+            let mute = try #require(Self.point(first, "mute_button", origin: origin), "\(first)")
+            let click = try generator.xdotool(["mousemove", "\(mute.0)", "\(mute.1)", "click", "1"])
+            #expect(click.status == 0, "\(click.stderr)")
+            #expect(generator.waitForDrawn { $0["muted"] == "1" }?["muted"] == "1")
+            let silent = Self.waitForReading(tuner) { $0["valid"] == 0 }
+            #expect(silent?["valid"] == 0, "\(silent ?? [:])")
+        }
     }
 }
