@@ -132,7 +132,8 @@ void tn_generator_face_draw(void *context, cairo_t *cr, double widthPx, double h
     int note = (int)lrint(midi);
     char name[16];
     tn_note_name(note, name, sizeof name);
-    snprintf(face->noteText, sizeof face->noteText, "%s %+.1f ¢", name, (midi - note) * 100);
+    double cents = (midi - note) * 100;
+    snprintf(face->noteText, sizeof face->noteText, "%s %+.1f ¢", name, fabs(cents) < 0.05 ? 0.0 : cents);
     char line[512];
     TNColor shown = face->muted ? tn_dim : tn_foreground;
     snprintf(line, sizeof line, "%s Hz", face->frequencyText);
