@@ -58,10 +58,11 @@ static void gauge(const TNAnalyzerFace *face, cairo_t *cr, double x, double y, d
     }
     char label[8];
     for (int c = -50; c <= 50; c += 25) {
+        if (c == 0) continue;  // the green tick is zero; a label there would sit under the needle
         snprintf(label, sizeof label, "%+d", c);
         double angle = ANGLE(c);
-        tn_text(cr, c == 0 ? "0" : label, cx + radius * 0.68 * cos(angle), cy + radius * 0.68 * sin(angle) + 4 * scale,
-                10 * scale, 0, 0.5, tn_dim);
+        tn_text(cr, label, cx + radius * 0.68 * cos(angle), cy + radius * 0.68 * sin(angle) + 4 * scale, 10 * scale, 0,
+                0.5, tn_dim);
     }
     if (!showsReading(face) || !isfinite(face->cents)) {
         tn_text(cr, "no tone", cx, cy - radius * 0.25, 13 * scale, 0, 0.5, tn_dim);

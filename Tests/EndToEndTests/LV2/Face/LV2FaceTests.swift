@@ -73,6 +73,9 @@ extension JackServerTests {
             #expect(first.map { Self.agrees($0, printed) } == true, "drew \(first ?? [:]), the plugin printed \(printed)")
             #expect(first?["note"] == "A4" && first?["width"] == "480" && first?["height"] == "320", "\(first ?? [:])")
 
+            // The screenshot once the history strip holds a second of readings (ten more draws).
+            let firstDraws = Int(first?["draws"] ?? "") ?? 0
+            tuner.waitForDrawn(timeoutSeconds: 5) { (Int($0["draws"] ?? "") ?? 0) >= firstDraws + 10 }
             let shot = Self.artifacts + "/lv2-analyzer-face.png"
             let screenshot = try tuner.xface(["shot", windows.topLevel, shot])
             #expect(screenshot.status == 0, "\(screenshot.stderr)")
