@@ -49,4 +49,17 @@ struct LV2BadInputTests {
         #expect(!readings.isEmpty, "lv2host printed no reading line")
         #expect(readings.allSatisfy { !$0.valid && $0.note == -1 }, "\(readings.prefix(5))")
     }
+
+    @Test("a host whose worker stops after 1 s: the reading is withdrawn within a second of audio, and the audio still passes bit for bit")
+    func workerStops() throws {
+        let rate = 48000
+        let file = try LV2Bundle.toneFile(rate: rate, frequencyHz: 440, seconds: 3, seed: 13)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let readings = try Self.readings(file, ["--seed", "7", "--max-block", "512", "--worker-stops-after", "\(rate)"])
+        #expect(readings.contains { $0.valid && $0.frames <= rate }, "no reading before the worker stopped")
+        let withdrawn = readings.first { !$0.valid && $0.frames > rate }
+        #expect(withdrawn.map { $0.frames <= 2 * rate } == true, "a stale reading stayed on the outputs: \(readings.suffix(3))")
+        #expect(readings.last.map { !$0.valid && $0.note == -1 } == true, "\(readings.suffix(3))")
+        #expect(readings.allSatisfy { Self.isTrue($0, frequencyHz: 440) })
+    }
 }
