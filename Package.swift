@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "TonePlot", targets: ["TonePlot"]),
         // The LV2 bundle's binary (the analyzer and generator plugins; Sources/ToneLV2/bundle).
         .library(name: "ToneNodeLV2", type: .dynamic, targets: ["ToneLV2"]),
+        // The plugins' faces (LV2 X11 UIs, the same bundle): a library of their own, so the
+        // plugins' library loads in hosts without X11.
+        .library(name: "ToneNodeLV2UI", type: .dynamic, targets: ["ToneLV2UI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -78,6 +81,11 @@ let package = Package(
         // unloaded; each load and unload lost its caches, 120 KB a cycle under ASan).
         .target(name: "ToneLV2", dependencies: ["CLV2", "ToneDSP"], exclude: ["bundle"] + readme, swiftSettings: optimizedInDebug,
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
+        // The LV2 UIs in C over cairo and Xlib (Debian libcairo2-dev, libx11-dev); only
+        // `lv2ui_descriptor` is visible (LV2_SYMBOL_EXPORT), the rest hidden.
+        .target(name: "ToneLV2UI", exclude: readme,
+                cSettings: [.unsafeFlags(["-fvisibility=hidden"])],
+                linkerSettings: [.linkedLibrary("cairo"), .linkedLibrary("X11"), .linkedLibrary("m")]),
         // The command line's option groups and output formatters (reports, messages,
         // JSON lines, plots, the console), JACK-free: no ToneJack, no ToneEngine.
         .target(name: "ToneCommandLine", dependencies: [
@@ -124,6 +132,6 @@ let package = Package(
             // tonenode: not imported; listed so the binary the tests run is built first.
             dependencies: ["EndToEndSupport", "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine",
                            "ToneOSC", "ToneTestSupport", "tonenode"],
-            exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "PipeWire/latency_peer.c"]),
+            exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "LV2/Face/xface.c", "PipeWire/latency_peer.c"]),
     ]
 )

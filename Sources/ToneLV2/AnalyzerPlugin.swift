@@ -26,6 +26,13 @@ final class AnalyzerPlugin {
     private var unscheduled = 0
     /// The reading on the outputs.
     private var shown = AnalyzerReading()
+    /// Frames run since the last reading came back; past `staleFrames` the
+    /// reading is withdrawn (a host whose worker stalls must not leave a tone
+    /// on the outputs that is no longer there).
+    private var framesSinceReading = 0
+    private let staleFrames: Int
+    /// What the outputs say without a reading (made here: `run` calls no initializer of another file).
+    private let noReading = AnalyzerReading()
     /// What a control input the host left unconnected reads: the node's
     /// defaults (tone mode, standard A4, its band with the top at Nyquist, its pitch range).
     private let unconnected = AnalyzerRequest(mode: 0, a4Hz: Float(EqualTemperament.standardA4Hz),
@@ -43,6 +50,8 @@ final class AnalyzerPlugin {
         let capacity = max(4 * Int(sampleRateHz), 4 * AnalyzerSettings.windowFrames)
         capture = InputCapture(capacityFrames: capacity)
         pieceFrames = capacity / 4
+        // Half a second, and never less than four windows: a slow worker's late reading is still shown.
+        staleFrames = max(Int(sampleRateHz / 2), 4 * AnalyzerSettings.windowFrames)
         worker = AnalyzerWorker(sampleRateHz: sampleRateHz, chunkFrames: pieceFrames)
     }
 
@@ -72,6 +81,8 @@ final class AnalyzerPlugin {
                 UnsafeMutableRawPointer(output).copyMemory(from: input, byteCount: frames * MemoryLayout<Float>.stride)
             }
         }
+        framesSinceReading = min(framesSinceReading + frames, staleFrames + 1)
+        if framesSinceReading > staleFrames { shown = noReading }
         show()
     }
 
@@ -101,6 +112,7 @@ final class AnalyzerPlugin {
     @_noLocks
     func receive(_ reading: AnalyzerReading) {
         shown = reading
+        framesSinceReading = 0
         show()
     }
 

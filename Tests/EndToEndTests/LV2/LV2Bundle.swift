@@ -5,7 +5,7 @@ import ToneAudioFile
 import ToneTestSupport
 
 /// The built LV2 bundle, staged the way `scripts/install` lays it out
-/// (`DIR/tonenode.lv2/{manifest.ttl,tonenode.ttl,libToneNodeLV2.so}`) in a
+/// (`DIR/tonenode.lv2/{manifest.ttl,tonenode.ttl,ui.ttl,libToneNodeLV2.so,libToneNodeLV2UI.so}`) in a
 /// directory of its own that the tests give hosts as `LV2_PATH`, and the
 /// tests' lilv host (`lv2host.c`), compiled once.
 enum LV2Bundle {
@@ -27,11 +27,16 @@ enum LV2Bundle {
         do {
             try? FileManager.default.removeItem(atPath: root)
             try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-            for file in ["manifest.ttl", "tonenode.ttl"] {
+            for file in ["manifest.ttl", "tonenode.ttl", "ui.ttl"] {
                 try FileManager.default.copyItem(atPath: packageRoot + "/Sources/ToneLV2/bundle/" + file,
                                                  toPath: bundle + "/" + file)
             }
             try FileManager.default.copyItem(atPath: library, toPath: bundle + "/libToneNodeLV2.so")
+            // The faces' library (LV2FaceTests), when built: hosts without a UI never load it.
+            let faces = productsDirectory.appendingPathComponent("libToneNodeLV2UI.so").path
+            if FileManager.default.fileExists(atPath: faces) {
+                try FileManager.default.copyItem(atPath: faces, toPath: bundle + "/libToneNodeLV2UI.so")
+            }
         } catch {
             return .failure(LV2BundleError("staging the bundle: \(error)"))
         }

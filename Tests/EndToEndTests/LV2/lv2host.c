@@ -3,6 +3,7 @@
 // (as offline hosts run it) and its responses go back after each run().
 //
 //   lv2host URI FILE.wav [--seed N] [--max-block N] [--mode M] [--instances K] [--cycles C] [--no-worker]
+//                        [--worker-never-runs] [--worker-stops-after FRAMES]
 //   lv2host --generator URI OUT.wav [--seed N]
 //
 // Feeds FILE (channel 0) in blocks of seeded random sizes (1 … max-block,
@@ -11,6 +12,8 @@
 // Exits 2 if an audio output differs from its input in any bit, 3 if two
 // instances disagree, 4 if the plugin cannot be instantiated, 5 if it can
 // be without the worker feature (with --no-worker: 0 when refused).
+// --worker-never-runs: schedule_work accepts each job and never runs it (a host whose worker is stuck);
+// --worker-stops-after FRAMES: the same once FRAMES frames have run.
 //
 // --generator: the generator plugin plays 1 s at 440 Hz, −12 dBFS, then its
 // frequency is set to 880 Hz with a 50 ms glide for 1 s more, in seeded random
@@ -55,8 +58,12 @@ static LV2_Worker_Status respond(LV2_Worker_Respond_Handle handle, uint32_t size
     return LV2_WORKER_SUCCESS;
 }
 
+static int worker_never_runs;
+static long worker_stops_after = -1, frames_run;
+
 static LV2_Worker_Status schedule_work(LV2_Worker_Schedule_Handle handle, uint32_t size, const void *data) {
     Slot *slot = handle;
+    if (worker_never_runs || (worker_stops_after >= 0 && frames_run >= worker_stops_after)) return LV2_WORKER_SUCCESS;
     return slot->worker->work(lilv_instance_get_handle(slot->instance), respond, slot, size, data);
 }
 
@@ -123,6 +130,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--instances") && i + 1 < argc) instances = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) cycles = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-worker")) no_worker = 1;
+        else if (!strcmp(argv[i], "--worker-never-runs")) worker_never_runs = 1;
+        else if (!strcmp(argv[i], "--worker-stops-after") && i + 1 < argc) worker_stops_after = atol(argv[++i]);
         else { fprintf(stderr, "lv2host: unknown option %s\n", argv[i]); return 64; }
     }
     if (instances < 1 || instances > MAX_INSTANCES) return 64;
@@ -200,6 +209,7 @@ int main(int argc, char **argv) {
                 }
             }
             done += block;
+            frames_run = done;
             if (cycle == 0 && memcmp(last + 7, slots[0].controls + 7, sizeof(float) * 8) != 0) {
                 memcpy(last, slots[0].controls, sizeof last);
                 const float *c = slots[0].controls;
