@@ -98,9 +98,15 @@ extension JackServerTests {
             for (width, height) in [(900, 600), (360, 260)] {
                 let resize = try tuner.xface(["resize", windows.topLevel, "\(width)", "\(height)"])
                 #expect(resize.status == 0, "\(resize.stderr)")
-                let drawn = tuner.waitForDrawn { Int($0["width"] ?? "") == width }
-                #expect(drawn?["width"] == "\(width)" && drawn.map { Self.agrees($0, tuner.printed) } == true,
-                        "after resizing to \(width)×\(height): \(drawn ?? [:])")
+                // A draw at the new size that agrees with what the plugin printed at that
+                // moment (one read after the other can straddle a new reading).
+                var printedThen: [String: Double] = [:]
+                let drawn = tuner.waitForDrawn { drawn in
+                    printedThen = tuner.printed
+                    return Int(drawn["width"] ?? "") == width && Self.agrees(drawn, printedThen)
+                }
+                #expect(drawn?["width"] == "\(width)" && drawn.map { Self.agrees($0, printedThen) } == true,
+                        "after resizing to \(width)×\(height): \(drawn ?? [:]), the plugin printed \(printedThen)")
             }
             let close = try tuner.xface(["close", windows.topLevel])
             #expect(close.status == 0, "\(close.stderr)")
