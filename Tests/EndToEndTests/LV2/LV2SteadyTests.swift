@@ -30,10 +30,10 @@ struct LV2SteadyTests {
         }
     }
 
-    /// The outputs shown at 3.0, 3.5, … s.
-    static func reads(_ rows: [(Int, [Double])]) -> [[Double]] {
+    /// The outputs shown at 3.0, 3.5, … s (after the block that reaches each), with the time of that block's end.
+    static func reads(_ rows: [(Int, [Double])]) -> [(seconds: Double, values: [Double])] {
         stride(from: firstReadSeconds, through: seconds, by: 0.5).compactMap { time in
-            rows.first { $0.0 >= Int(time * Double(rate)) }?.1
+            rows.first { $0.0 >= Int(time * Double(rate)) }.map { (Double($0.0) / Double(rate), $0.1) }
         }
     }
 
@@ -57,16 +57,15 @@ struct LV2SteadyTests {
                                         ports: ["frequency", "span_s", "sigma_hz", "snr"])
             let ourReads = Self.reads(ourRows)
             #expect(ourReads.count == 11 && tunaReads.count == 11)
-            for (index, read) in ourReads.enumerated() {
-                let time = Self.firstReadSeconds + 0.5 * Double(index)
-                // The span is the tone so far (up to the block boundary at its start).
-                #expect(read[1] >= time - 0.05 && read[1] <= time + 1e-3, "span \(read[1]) s at \(time) s")
+            for (time, read) in ourReads {
+                // The span is the tone so far (but for the part of a block at its start).
+                #expect(read[1] >= time - 0.05 && read[1] <= time + 1e-4, "span \(read[1]) s at \(time) s")
                 // σ is the bound for that span at the SNR shown.
                 let bound = CramerRao.sigmaHz(snrDB: read[3], frames: Int(read[1] * Double(Self.rate)), rate: Double(Self.rate))
                 #expect(abs(read[2] / bound - 1) < 0.01, "sigma_hz \(read[2]) against the bound \(bound)")
             }
-            ours += ourReads.map { $0[0] }
-            tuna += tunaReads.map { $0[0] }
+            ours += ourReads.map { $0.values[0] }
+            tuna += tunaReads.map { $0.values[0] }
         }
         let (ourError, tunaError) = (Self.rmsHz(ours), Self.rmsHz(tuna))
         print("steady 261.6256 Hz, SNR \(snrDB) dB, mode \(Int(mode)): ToneNode rms \(ourError) Hz, x42 tuna \(tunaError) Hz")
