@@ -33,11 +33,9 @@ public final class ToneAnalyzer {
     /// first full window), in order.
     public func process(_ input: UnsafeBufferPointer<Float>, report: (ToneReport) -> Void) {
         let rate = estimator.configuration.sampleRateHz
-        let windowSeconds = Double(windowFrames) / rate
         window.push(input) { frame, streamFrames in
             // Silence: what `estimate` finds in a window of zeros, without the work.
             var reading = frame.map(estimator.estimate) ?? ToneReading()
-            if reading.frequencyHz != nil { reading.spanSeconds = windowSeconds }
             if let steady {
                 if let frame { reading = steady.refine(reading, frame: frame, endFrame: streamFrames) } else { steady.reset() }
             }

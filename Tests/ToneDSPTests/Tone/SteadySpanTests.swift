@@ -107,7 +107,7 @@ struct SteadySpanTests {
         let window = Double(TestSignal.fftSize) / Self.rate
         let change = Double(changeFrame) / Self.rate
         let after = try #require(reports.first { $0.timeSeconds >= change + Double(Self.hop) / Self.rate })
-        #expect(try #require(after.reading.spanSeconds) <= window + 1e-9)
+        #expect((after.reading.spanSeconds ?? window) <= window + 1e-9)
     }
 
     @Test
@@ -133,9 +133,11 @@ struct SteadySpanTests {
         let samples = Self.signal([(Self.middleC, Self.amplitude, Int(Self.rate / 2))],
                                   noiseRMS: Self.noiseRMS(snrDB: 10), random: &random)
         let window = Double(TestSignal.fftSize) / Self.rate
-        let spans = try Self.reports(samples, Self.analyzer(spanSeconds: 0)).compactMap(\.reading.spanSeconds)
-        #expect(!spans.isEmpty)
-        #expect(spans.allSatisfy { $0 == window })
+        let reports = try Self.reports(samples, Self.analyzer(spanSeconds: 0))
+        #expect(reports.contains { $0.reading.frequencyHz != nil })
+        // nil: one window.
+        #expect(reports.allSatisfy { $0.reading.spanSeconds == nil })
+        _ = window
     }
 }
 

@@ -107,8 +107,8 @@ public final class SteadySpan {
     }
 
     /// `reading`, of the window `frame` ending at stream frame `endFrame`,
-    /// with its frequency fitted over the steady span when that is longer
-    /// than the window, and `spanSeconds` set to what the frequency covers.
+    /// with its frequency fitted over the steady span, and `spanSeconds` set,
+    /// when that span is longer than the window; else `reading` as it is.
     public func refine(_ reading: ToneReading, frame: UnsafeBufferPointer<Float>, endFrame: Int) -> ToneReading {
         var refined = reading
         guard let windowHz = reading.frequencyHz, windowHz.isFinite, windowHz > 0, !reading.invalidInput,
@@ -116,7 +116,6 @@ public final class SteadySpan {
             reset()
             return reading
         }
-        refined.spanSeconds = Double(windowFrames) / sampleRateHz
         snr = pow(10, snrDB / 10)
         let windowSigmaHz = CramerRaoBound.sigmaHz(snrDB: snrDB, frames: windowFrames, sampleRateHz: sampleRateHz)
         if blockCount > 0 {
