@@ -12,39 +12,29 @@ extension SteadySpan {
         var amplitude: Double
         /// Wrapped to (−π, π].
         var phase: Double
+        /// The phase's standard deviation from the block's own residual:
+        /// `√(2σ² / (A²·blockFrames))`, σ² the residual's variance. The
+        /// block's, not the reading's SNR: the pitch detector's counts every
+        /// harmonic, and either may be off for one block.
+        var phaseSigma: Double
     }
 
-    /// Starts a span on the window `frame` (ending at `endFrame`): as many of
-    /// its blocks, newest first, as agree with the newest in level and phase
-    /// (a tone that began inside the window brings none of the noise before it).
+    /// Starts a span at the newest block of the window `frame` (ending at
+    /// `endFrame`), never further back: the older blocks may hold what came
+    /// before the tone (noise, a glide, another note), and a block joins a
+    /// span only by passing `extend`'s checks as it arrives. The span
+    /// outgrows one window a window's time later.
     func start(_ frame: UnsafeBufferPointer<Float>, endFrame: Int, frequencyHz: Double) {
         blockCount = 0
         let periodFrames = Int((2 * sampleRateHz / frequencyHz).rounded(.up))
         blockFrames = min(max(hopFrames, Self.minimumBlockFrames, periodFrames), windowFrames / 2)
-        guard snr * Double(blockFrames) >= Self.minimumBlockSNR else { return }
         referenceOmega = 2 * Double.pi * frequencyHz / sampleRateHz
-        let fitting = min(windowFrames / blockFrames, capacity, maxFrames / blockFrames)
-        originFrame = endFrame - fitting * blockFrames
-        var newer: Double?
-        var newest = 0.0
-        var first = fitting
-        for j in stride(from: fitting - 1, through: 0, by: -1) {
-            let block = fit(frame, endFrame: endFrame, block: j)
-            let phase: Double
-            if let newer {
-                phase = newer + Self.wrapped(block.phase - newer)
-                guard abs(phase - newer) <= phaseTolerance, abs(Self.decibels(block.amplitude / newest)) <= levelTolerance
-                else { break }
-            } else {
-                phase = block.phase
-                newest = block.amplitude
-            }
-            store(block.amplitude, phase, at: j)
-            newer = phase
-            first = j
-        }
-        firstBlock = first
-        blockCount = fitting - first
+        originFrame = endFrame - blockFrames
+        firstBlock = 0
+        let block = fit(frame, endFrame: endFrame, block: 0)
+        guard block.amplitude > 0, block.phaseSigma <= Self.maximumPhaseSigma else { return }
+        store(block.amplitude, block.phase, at: 0)
+        blockCount = 1
         fitLine()
     }
 
@@ -52,16 +42,24 @@ extension SteadySpan {
     /// is not the span's tone (a step in level or phase, or a block no
     /// longer in the window).
     func extend(_ frame: UnsafeBufferPointer<Float>, endFrame: Int) -> Bool {
-        guard snr * Double(blockFrames) >= Self.minimumBlockSNR else { return false }
         while true {
             let j = firstBlock + blockCount
             let startFrame = originFrame + j * blockFrames
             guard startFrame + blockFrames <= endFrame else { return true }
             guard startFrame >= endFrame - windowFrames else { return false }
             let block = fit(frame, endFrame: endFrame, block: j)
+            guard block.phaseSigma <= Self.maximumPhaseSigma else { return false }
+            phaseSigma = block.phaseSigma
             let predicted = phaseAtCentre + slope * (Double(j) - centreBlock)
             let phase = predicted + Self.wrapped(block.phase - predicted)
-            guard abs(phase - predicted) <= phaseTolerance else { return false }
+            let residual = phase - predicted
+            // Two blocks draw no line yet: only a gross step ends the span there.
+            if blockCount >= 3 {
+                learnPhase(residual: residual)
+                guard abs(residual) <= phaseTolerance else { return false }
+            } else {
+                guard abs(residual) <= Self.phaseStepCeilingRadians else { return false }
+            }
             let earlier = j - min(blockCount, 2)
             guard abs(Self.decibels(block.amplitude / amplitudes[earlier % capacity])) <= levelTolerance else { return false }
             if blockCount == capacity || (blockCount + 1) * blockFrames > maxFrames {
@@ -74,9 +72,23 @@ extension SteadySpan {
         }
     }
 
-    /// The phase noise of one block, in radians: `1/√(SNR · blockFrames)`.
-    private var phaseSigma: Double { 1 / (snr * Double(blockFrames)).squareRoot() }
-    private var phaseTolerance: Double { max(Self.phaseStepSigmas * phaseSigma, Self.phaseStepFloorRadians) }
+    /// `phaseStepSigmas` of the blocks' phase scatter about the line as
+    /// learnt (white noise gives the bound; harmonics leaking in, or an
+    /// instrument's own wander, more), at most `phaseStepCeilingRadians`.
+    private var phaseTolerance: Double {
+        min(max(Self.phaseStepSigmas * phaseSigma * phaseSpreadRatio.squareRoot(), Self.phaseStepFloorRadians),
+            Self.phaseStepCeilingRadians)
+    }
+
+    /// Learns the blocks' phase scatter about the line (as a multiple of the
+    /// noise's variance) the way `learn(deviationHz:sigmaHz:)` learns the windows'.
+    private func learnPhase(residual: Double) {
+        let ratio = residual * residual / (phaseSigma * phaseSigma)
+        learntBlocks += 1
+        let weight = 1 / min(Double(learntBlocks), Self.spreadBlocks)
+        phaseSpreadRatio += (min(ratio, 9 * phaseSpreadRatio) - phaseSpreadRatio) * weight
+        phaseSpreadRatio = max(phaseSpreadRatio, 1)
+    }
     /// A level step, plus six of the noise of two blocks' amplitudes' ratio in dB.
     private var levelTolerance: Double { Self.levelStepDB + 6 * 20 / M_LN10 * phaseSigma }
 
@@ -93,10 +105,10 @@ extension SteadySpan {
         let start = referenceOmega * Double(startFrame - originFrame)
         var c = cos(start), s = sin(start)
         let stepC = cos(referenceOmega), stepS = sin(referenceOmega)
-        var sx = 0.0, sc = 0.0, ss = 0.0, sxc = 0.0, sxs = 0.0, scc = 0.0, scs = 0.0, sss = 0.0
+        var sx = 0.0, sxx = 0.0, sc = 0.0, ss = 0.0, sxc = 0.0, sxs = 0.0, scc = 0.0, scs = 0.0, sss = 0.0
         for n in offset..<(offset + blockFrames) {
             let x = Double(frame[n])
-            sx += x; sc += c; ss += s
+            sx += x; sxx += x * x; sc += c; ss += s
             sxc += x * c; sxs += x * s
             scc += c * c; scs += c * s; sss += s * s
             (c, s) = (c * stepC - s * stepS, s * stepC + c * stepS)
@@ -106,11 +118,16 @@ extension SteadySpan {
         let cxc = sxc - sx * sc / count, cxs = sxs - sx * ss / count
         let ccc = scc - sc * sc / count, ccs = scs - sc * ss / count, css = sss - ss * ss / count
         let determinant = ccc * css - ccs * ccs
-        guard determinant > 0 else { return Block(amplitude: 0, phase: 0) }
+        guard determinant > 0 else { return Block(amplitude: 0, phase: 0, phaseSigma: .infinity) }
         let a = (cxc * css - cxs * ccs) / determinant
         let b = (cxs * ccc - cxc * ccs) / determinant
+        // The residual's sum of squares: the centred total less what the fit explains.
+        let residual = max(sxx - sx * sx / count - (a * cxc + b * cxs), 0)
+        let noiseVariance = residual / (count - 3)
+        let power = a * a + b * b
+        let phaseSigma = power > 0 ? (2 * noiseVariance / (power * count)).squareRoot() : .infinity
         // a·cos θ + b·sin θ = Re[(a − ib)·e^{iθ}].
-        return Block(amplitude: (a * a + b * b).squareRoot(), phase: atan2(-b, a))
+        return Block(amplitude: power.squareRoot(), phase: atan2(-b, a), phaseSigma: phaseSigma)
     }
 
     /// The straight line through the span's phases, each weighted by its

@@ -19,6 +19,8 @@ import Darwin
 /// block SNR (its variance is `K²/(K²−1)` times the bound for `K` blocks).
 /// Nothing is kept but one phase and one amplitude per block.
 ///
+/// A span starts at the newest block of a window with a tone and grows a
+/// block at a time; it reads the tone once it is longer than one window.
 /// The span ends, and the reading is one window's again, at the first hop
 /// that shows any of: no tone (or bad input, silence, a gap); the window's own
 /// frequency more than `agreementSigmas` of its spread (its bound, or the
@@ -26,7 +28,8 @@ import Darwin
 /// `agreementFloorCents` away from the span's; a block's amplitude more than
 /// `levelStepDB` (plus its noise) off the block two before it (a step in any
 /// block is whole by then); a block's phase more than `phaseStepSigmas` of
-/// its noise (at least `phaseStepFloorRadians`) off the line.
+/// the blocks' scatter about the line (their noise, or wider as learnt; at
+/// most `phaseStepCeilingRadians`) off the line.
 ///
 /// Worker only.
 public final class SteadySpan {
@@ -43,10 +46,15 @@ public final class SteadySpan {
     /// scatter about 6× at 10 dB). Wider would let a vibrato pass for noise.
     static let spreadRatioMax = 64.0
     static let phaseStepSigmas = 5.0
-    static let phaseStepFloorRadians = 0.5
-    /// Below this tone-to-noise ratio in one block (`SNR · blockFrames`) a
-    /// block's phase is too noisy to unwrap safely: no span.
-    static let minimumBlockSNR = 20.0
+    /// The tightest phase tolerance (float rounding), and the widest: a
+    /// residual of half a radian is never the span's tone.
+    static let phaseStepFloorRadians = 1e-6
+    static let phaseStepCeilingRadians = 0.5
+    /// Blocks over which the phase scatter is learnt.
+    static let spreadBlocks = 64.0
+    /// A block's phase noisier than this (radians; 13 dB of tone over noise
+    /// in the block) is too noisy to unwrap safely: no span.
+    static let maximumPhaseSigma = 0.22
     /// Blocks are at least this long, and at least two periods of the tone.
     static let minimumBlockFrames = 256
 
@@ -73,13 +81,16 @@ public final class SteadySpan {
     var centreBlock = 0.0
     var phaseAtCentre = 0.0
     var slope = 0.0
-    /// The tone's SNR (power ratio) in the last window.
-    var snr = 0.0
+    /// The newest block's phase noise (radians).
+    var phaseSigma = 0.0
     /// Mean square of the windows' deviations from the span over their
     /// bound's variance (1 for the tone estimator, which reaches the bound).
     /// Kept across spans: it is the detector's, not the note's.
     var windowDeviationRatio = 1.0
     var learntWindows = 0
+    /// Mean square of the blocks' phase residuals over the noise's variance, learnt likewise.
+    var phaseSpreadRatio = 1.0
+    var learntBlocks = 0
 
     /// - Parameters:
     ///   - maxSeconds: the longest span (more than one window, or the span never exceeds one).
@@ -116,13 +127,12 @@ public final class SteadySpan {
             reset()
             return reading
         }
-        snr = pow(10, snrDB / 10)
         let windowSigmaHz = CramerRaoBound.sigmaHz(snrDB: snrDB, frames: windowFrames, sampleRateHz: sampleRateHz)
         if blockCount > 0 {
             // The blocks first (level and phase steps): a note change they catch teaches the spread nothing.
             let deviationHz = windowHz - frequencyHz
             if !extend(frame, endFrame: endFrame) {
-                reset()
+                                reset()
             } else {
                 learn(deviationHz: deviationHz, sigmaHz: windowSigmaHz)
                 if !agrees(deviationHz: deviationHz, windowHz: windowHz, sigmaHz: windowSigmaHz) { reset() }
