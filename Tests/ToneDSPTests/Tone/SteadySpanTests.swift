@@ -63,8 +63,11 @@ struct SteadySpanTests {
         }
         let ratio = (squares / Double(trials)).squareRoot()
         print("steady span \(snrDB) dB: rms error / bound of the span = \(formatted(ratio)), spans \(spans.min()!)…\(spans.max()!) s")
-        // The whole second but about the first window (a span starts at its newest block).
-        #expect(spans.allSatisfy { $0 >= seconds - 2 * Double(TestSignal.fftSize) / Self.rate })
+        // The whole second but about the first window (a span starts at its newest block); now
+        // and then a 5σ gate closes early by chance (about 1 in 40 here), never by much.
+        let window = Double(TestSignal.fftSize) / Self.rate
+        #expect(spans.sorted()[trials / 2] >= seconds - 2 * window)
+        #expect(spans.allSatisfy { $0 >= 0.7 * seconds })
         // 40 runs: an RMS within about ±34 % (3σ) of its true value; the fit's own excess is K²/(K²−1) ≈ 1.
         #expect(ratio <= 1.35)
         #expect(ratio >= 0.65)

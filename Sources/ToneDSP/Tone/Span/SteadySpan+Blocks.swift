@@ -55,8 +55,9 @@ extension SteadySpan {
             let residual = phase - predicted
             // Two blocks draw no line yet: only a gross step ends the span there.
             if blockCount >= 3 {
-                learnPhase(residual: residual)
+                // Learnt from the blocks that pass only: a transient cannot widen the gate it failed.
                 guard abs(residual) <= phaseTolerance else { return false }
+                learnPhase(residual: residual)
             } else {
                 guard abs(residual) <= Self.phaseStepCeilingRadians else { return false }
             }
@@ -69,7 +70,24 @@ extension SteadySpan {
             store(block.amplitude, phase, at: j)
             blockCount += 1
             fitLine()
+            if referenceIsOff {
+                // The first window's frequency was off (a window straddling a change): the
+                // blocks' fits at it lose accuracy, so the span starts again at the line's frequency.
+                start(frame, endFrame: endFrame, frequencyHz: frequencyHz)
+                return blockCount > 0
+            }
         }
+    }
+
+    /// Whether the line's slope (clear of its own noise) shows the reference
+    /// so far off that the blocks' fits at it err by more than a tenth of
+    /// their noise: a fit at a reference off by Δ radians per block errs by
+    /// about Δ/100 (measured), so Δ may be `referenceSlopeNoiseRatio` of the noise.
+    private var referenceIsOff: Bool {
+        guard blockCount >= 3 else { return false }
+        let k = Double(blockCount)
+        let slopeSigma = phaseSigma * (12 / (k * k * k - k)).squareRoot()
+        return abs(slope) > max(Self.referenceSlopeNoiseRatio * phaseSigma, 4 * slopeSigma, Self.phaseStepFloorRadians)
     }
 
     /// `phaseStepSigmas` of the blocks' phase scatter about the line as

@@ -55,6 +55,9 @@ public final class SteadySpan {
     /// A block's phase noisier than this (radians; 13 dB of tone over noise
     /// in the block) is too noisy to unwrap safely: no span.
     static let maximumPhaseSigma = 0.22
+    /// How far off the reference may be, in phase per block, as a multiple
+    /// of a block's phase noise (`referenceIsOff`).
+    static let referenceSlopeNoiseRatio = 10.0
     /// Blocks are at least this long, and at least two periods of the tone.
     static let minimumBlockFrames = 256
 
@@ -134,8 +137,12 @@ public final class SteadySpan {
             if !extend(frame, endFrame: endFrame) {
                                 reset()
             } else {
-                learn(deviationHz: deviationHz, sigmaHz: windowSigmaHz)
-                if !agrees(deviationHz: deviationHz, windowHz: windowHz, sigmaHz: windowSigmaHz) { reset() }
+                // Learnt from the windows that agree only (what fails a gate does not widen it).
+                if agrees(deviationHz: deviationHz, windowHz: windowHz, sigmaHz: windowSigmaHz) {
+                    learn(deviationHz: deviationHz, sigmaHz: windowSigmaHz)
+                } else {
+                    reset()
+                }
             }
         }
         if blockCount == 0 {
