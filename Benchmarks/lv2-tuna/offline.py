@@ -24,6 +24,8 @@ TUNA = ("x42 tuna", "http://gareus.org/oss/lv2/tuna#one", [], "freq_out")
 TONENODE = ("ToneNode", "urn:tonenode:lv2:analyzer", ["-c", "mode=1"], "frequency")
 # Tone mode (the strongest tone, the node's default), for the rows that add it.
 TONENODE_TONE = ("ToneNode, tone mode", "urn:tonenode:lv2:analyzer", ["-c", "mode=0"], "frequency")
+# Pitch mode with the steady span off (`steady` 0): every reading one window, as before issue 42.
+TONENODE_OFF = ("ToneNode, steady off", "urn:tonenode:lv2:analyzer", ["-c", "mode=1", "-c", "steady=0"], "frequency")
 E2 = 82.40689
 
 
@@ -71,14 +73,22 @@ def plucked(f0, seconds, every, rng, inharmonicity=1e-4):
     return out, f0 * math.sqrt(1 + inharmonicity)
 
 
+def vibrato(f0, seconds, cents, rate_hz, rng):
+    """A −12 dBFS sine whose frequency swings ±`cents` around f0 at `rate_hz`."""
+    t = np.arange(int(seconds * RATE)) / RATE
+    depth = f0 * (2 ** (cents / 1200) - 1)
+    phase = 2 * np.pi * f0 * t - depth / rate_hz * np.cos(2 * np.pi * rate_hz * t) + rng.uniform(0, 2 * np.pi)
+    return 0.25 * np.sin(phase)
+
+
 def signals(folder, seconds):
-    """(label, path, truth Hz, onsets s) for each seeded signal."""
+    """(label, path, truth Hz, onsets s, seconds skipped after an onset) for each seeded signal."""
     rng = np.random.default_rng(1)
     out = []
-    def add(label, name, samples, truth, onsets=(0,)):
+    def add(label, name, samples, truth, onsets=(0,), settle=0.5):
         path = f"{folder}/{name}.wav"
         write_wav(path, samples)
-        out.append((label, path, truth, onsets))
+        out.append((label, path, truth, onsets, settle))
     add("clean 440 Hz, −12 dBFS", "clean440", sine(440, seconds, 0.25, rng), 440)
     add("clean E2 82.41 Hz, −12 dBFS", "clean82", sine(E2, seconds, 0.25, rng), E2)
     for snr in (30, 20, 10):
@@ -88,6 +98,12 @@ def signals(folder, seconds):
         samples, truth = plucked(f0, seconds, 3, rng)
         add(f"plucked {name} {truth:.2f} Hz (B = 1e-4, every 3 s)", f"pluck-{name}", samples, truth,
             tuple(range(0, int(seconds), 3)))
+    # The steady note of issue 42: middle C, read from 3 s after it starts.
+    for snr in (10, 40):
+        add(f"middle C 261.6256 Hz + white noise, SNR {snr} dB, from 3 s", f"steadyC-{snr}",
+            noisy(261.6256, seconds, snr, rng), 261.6256, settle=3)
+    add("vibrato ±20 cents at 5.5 Hz around 261.6256 Hz (error from the centre)", "vibratoC",
+        vibrato(261.6256, seconds, 20, 5.5, rng), 261.6256)
     return out
 
 
@@ -105,11 +121,11 @@ def cents(value, truth):
     return 1200 * math.log2(value / truth)
 
 
-def summarise(rows, truth, onsets, seconds):
+def summarise(rows, truth, onsets, seconds, settle=0.5):
     """Reads every 0.5 s (the value shown after the block that reaches it),
-    skipping the first 0.5 s after an onset; the first valid reading."""
+    skipping the first `settle` s after an onset; the first valid reading."""
     grid = [k * 0.5 for k in range(1, int(seconds / 0.5) + 1)
-            if k * 0.5 - max(o for o in onsets if o <= k * 0.5) >= 0.5]
+            if k * 0.5 - max(o for o in onsets if o <= k * 0.5) >= settle]
     reads = []
     for time in grid:
         frame = int(time * RATE)
@@ -130,23 +146,26 @@ def main():
     parser.add_argument("--lv2read", required=True)
     parser.add_argument("--seconds", type=float, default=9)
     parser.add_argument("--tone-mode", action="store_true", help="also ToneNode in tone mode")
+    parser.add_argument("--steady-off", action="store_true", help="also ToneNode with steady=0 (one window per reading)")
     parser.add_argument("--only", help="only the signals whose label contains this")
     parser.add_argument("--verbose", action="store_true", help="print each plugin's reads")
     options = parser.parse_args()
     env = dict(os.environ, LV2_PATH=f"{options.lv2_path}:/usr/lib/lv2")
     folder = tempfile.mkdtemp(prefix="tn-lv2offline-")
     plugins = (TUNA, TONENODE, TONENODE_TONE) if options.tone_mode else (TUNA, TONENODE)
+    if options.steady_off:
+        plugins += (TONENODE_OFF,)
     cpu = {plugin[0]: 0.0 for plugin in plugins}
     audio = 0.0
     print("| signal | plugin | reads with a frequency | max abs error (Hz) | rms error (Hz) | max abs error (cents) | rms error (cents) | first valid reading (s) |")
     print("|---|---|---|---|---|---|---|---|")
-    for label, path, truth, onsets in signals(folder, options.seconds):
+    for label, path, truth, onsets, settle in signals(folder, options.seconds):
         if options.only and options.only not in label:
             continue
         for plugin in plugins:
             cpu_s, audio_s, rows = run(options.lv2read, env, plugin, path)
             cpu[plugin[0]] += cpu_s
-            s = summarise(rows, truth, onsets, audio_s)
+            s = summarise(rows, truth, onsets, audio_s, settle)
             if options.verbose:
                 print(plugin[0], " ".join("%.4f" % v for v in s["values"]))
             print("| %s | %s | %d/%d | %.4f | %.4f | %.3f | %.3f | %.3f |" % (

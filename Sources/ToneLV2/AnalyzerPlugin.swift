@@ -38,7 +38,8 @@ final class AnalyzerPlugin {
     private let unconnected = AnalyzerRequest(mode: 0, a4Hz: Float(EqualTemperament.standardA4Hz),
                                               lowHz: Float(ToneEstimatorConfiguration.defaultLowHz), highHz: .infinity,
                                               pitchLowHz: Float(PitchDetectorConfiguration.defaultLowHz),
-                                              pitchHighHz: Float(PitchDetectorConfiguration.defaultHighHz))
+                                              pitchHighHz: Float(PitchDetectorConfiguration.defaultHighHz),
+                                              steadySeconds: Float(SteadySpan.defaultMaxSeconds))
     let worker: AnalyzerWorker
 
     /// Nil for a sample rate the estimator is not made for.
@@ -95,7 +96,8 @@ final class AnalyzerPlugin {
                                       lowHz: ports.value(Port.low, unconnected.lowHz),
                                       highHz: ports.value(Port.high, unconnected.highHz),
                                       pitchLowHz: ports.value(Port.pitchLow, unconnected.pitchLowHz),
-                                      pitchHighHz: ports.value(Port.pitchHigh, unconnected.pitchHighHz))
+                                      pitchHighHz: ports.value(Port.pitchHigh, unconnected.pitchHighHz),
+                                      steadySeconds: ports.value(Port.steady, unconnected.steadySeconds))
         let schedule = schedule    // a pointer, not `self`: the closure then retains nothing
         let status = withUnsafeBytes(of: &request) { bytes in
             // Unknown to the checker, safe by contract: the worker extension
@@ -126,6 +128,7 @@ final class AnalyzerPlugin {
         ports.set(Port.sigmaHz, shown.sigmaHz)
         ports.set(Port.sigmaCents, shown.sigmaCents)
         ports.set(Port.valid, shown.valid)
+        ports.set(Port.spanSeconds, shown.spanSeconds)
     }
 
 }
@@ -143,6 +146,8 @@ extension AnalyzerPlugin {
         static let frequency = 7, level = 8, snr = 9, note = 10, cents = 11, sigmaHz = 12, sigmaCents = 13, valid = 14
         /// Control inputs added after the outputs (indices stay as first published).
         static let pitchLow = 15, pitchHigh = 16
-        static let count = 17
+        /// The span the frequency is fitted over (output), and the longest it may be (input, 0: off).
+        static let spanSeconds = 17, steady = 18
+        static let count = 19
     }
 }

@@ -19,6 +19,8 @@ struct AnalyzerReading: BitwiseCopyable {
     var sigmaCents: Float = 0
     /// 1 when there is a tone (or pitch), else 0.
     var valid: Float = 0
+    /// Seconds the frequency is fitted over (one window, or the steady span); 0 without a reading.
+    var spanSeconds: Float = 0
 
     init() {}
 
@@ -34,20 +36,15 @@ struct AnalyzerReading: BitwiseCopyable {
             note = Float(nearest.midiNote)
             cents = Float(nearest.cents)
         }
+        // The span the frequency covers: one window, or the steady span (`SteadySpan`).
+        let spanFrames = reading.spanSeconds.map { Int(($0 * sampleRateHz).rounded()) } ?? windowFrames
+        spanSeconds = Float(Double(spanFrames) / sampleRateHz)
         guard let snr = reading.snrDB, snr.isFinite else { return }
         snrDB = Float(max(snr, Double(Self.floorDB)))
-        let sigma = Self.cramerRaoSigmaHz(snrDB: snr, frames: windowFrames, sampleRateHz: sampleRateHz)
+        // The Cramér–Rao bound for that span, which the fits reach (`SinusoidFit` for a
+        // window is the maximum-likelihood fit; `SteadySpan`'s phase line for the span).
+        let sigma = CramerRaoBound.sigmaHz(snrDB: snr, frames: spanFrames, sampleRateHz: sampleRateHz)
         sigmaHz = Float(sigma)
-        sigmaCents = Float(1200 / M_LN2 * sigma / frequency)
-    }
-
-    /// The Cramér–Rao bound on the frequency of one sinusoid in white noise,
-    /// as a standard deviation in Hz: `fs/2π · √(12 / (SNR · N(N²−1)))`
-    /// (Rife and Boorstyn 1974), with SNR the tone's power over the noise's,
-    /// which the estimator reaches (`SinusoidFit` is the maximum-likelihood fit).
-    static func cramerRaoSigmaHz(snrDB: Double, frames: Int, sampleRateHz: Double) -> Double {
-        let snr = pow(10, snrDB / 10)
-        let n = Double(frames)
-        return sampleRateHz / (2 * Double.pi) * (12 / (snr * n * (n * n - 1))).squareRoot()
+        sigmaCents = Float(CramerRaoBound.sigmaCents(sigmaHz: sigma, frequencyHz: frequency))
     }
 }

@@ -10,14 +10,18 @@ struct AnalyzerRequest: BitwiseCopyable {
     /// The fundamental's range (`--band` in pitch mode).
     var pitchLowHz: Float
     var pitchHighHz: Float
+    /// The longest steady span a reading integrates (`--steady`; 0: one window).
+    var steadySeconds: Float
 
     @_noLocks
-    init(mode: Float, a4Hz: Float, lowHz: Float, highHz: Float, pitchLowHz: Float, pitchHighHz: Float) {
+    init(mode: Float, a4Hz: Float, lowHz: Float, highHz: Float, pitchLowHz: Float, pitchHighHz: Float,
+         steadySeconds: Float) {
         self.mode = mode
         self.a4Hz = a4Hz
         self.lowHz = lowHz
         self.highHz = highHz
         self.pitchLowHz = pitchLowHz
         self.pitchHighHz = pitchHighHz
+        self.steadySeconds = steadySeconds
     }
 }

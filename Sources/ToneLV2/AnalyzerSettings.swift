@@ -12,6 +12,8 @@ struct AnalyzerSettings: Equatable {
     var highHz: Double
     var pitchLowHz: Double
     var pitchHighHz: Double
+    /// The longest steady span (`SteadySpan.maxSecondsRange`, 0: off).
+    var steadySeconds: Double
     let sampleRateHz: Double
 
     /// The node's default window and hop (`--fft-size`, `--hop`), declared
@@ -38,6 +40,8 @@ struct AnalyzerSettings: Equatable {
         let highestHz = PitchDetectorConfiguration.highestHz(sampleRateHz: sampleRateHz)
         pitchHighHz = pitchHigh.isFinite ? min(max(pitchHigh, 2), highestHz) : highestHz
         pitchLowHz = pitchLow.isFinite ? min(max(pitchLow, 1), pitchHighHz / 2) : 1
+        let steady = Double(request.steadySeconds), steadyRange = SteadySpan.maxSecondsRange
+        steadySeconds = steady.isFinite ? min(max(steady, steadyRange.lowerBound), steadyRange.upperBound) : 0
     }
 
     /// The node's analyzer for these settings (`NodeSettings.makeAnalyzer`):
@@ -49,13 +53,13 @@ struct AnalyzerSettings: Equatable {
             let configuration = ToneEstimatorConfiguration(sampleRateHz: sampleRateHz, fftSize: Self.windowFrames,
                                                            lowHz: lowHz, highHz: highHz)
             let estimator = try ToneEstimator(configuration, planning: .estimate)
-            return try ToneAnalyzer(estimator: estimator, hopFrames: Self.hopFrames)
+            return try ToneAnalyzer(estimator: estimator, hopFrames: Self.hopFrames, steadySpanSeconds: steadySeconds)
         case .pitch:
             let configuration = PitchDetectorConfiguration(sampleRateHz: sampleRateHz, frameSize: Self.windowFrames,
                                                            lowHz: pitchLowHz, highHz: pitchHighHz)
             let detector = try PitchDetector(configuration, planning: .estimate)
             return try PitchAnalyzer(detector: detector, hopFrames: Self.hopFrames,
-                                     temperament: EqualTemperament(a4Hz: a4Hz))
+                                     temperament: EqualTemperament(a4Hz: a4Hz), steadySpanSeconds: steadySeconds)
         }
     }
 }

@@ -27,6 +27,7 @@ struct SessionSettingsTests {
         settings.channels = 2
         settings.receivesMessages = true
         settings.glideSeconds = 0.25
+        settings.steadySpanSeconds = 2.5
         return settings
     }
 

@@ -21,6 +21,9 @@ public struct AnalysisOptions: ParsableArguments {
     @Option(Parameters.tones, parsing: .unconditional)
     public var tones: Int
 
+    @Option(Parameters.steady, parsing: .unconditional)
+    public var steady: Double
+
     @Flag(help: "One JSON object per report on stdout.")
     public var json = false
 
@@ -31,12 +34,13 @@ public struct AnalysisOptions: ParsableArguments {
         settings.highHz = band?.highHz
         settings.snrMinDB = snrMin
         settings.maxTones = tones
+        settings.steadySpanSeconds = steady
     }
 
     /// Whether reports list every tone (`--tones` above 1).
     public var listsTones: Bool { tones > 1 }
 
     public func validate() throws {
-        try NodeSettings.validate([.fftSize, .hop, .band, .snrMin, .tones], apply)
+        try NodeSettings.validate([.fftSize, .hop, .band, .snrMin, .tones, SettingsProblem.Setting(Parameters.steady)], apply)
     }
 }

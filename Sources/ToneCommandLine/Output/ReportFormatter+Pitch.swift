@@ -21,6 +21,6 @@ extension ReportFormatter {
         var line = "\(time)   " + String(format: "%11.4f Hz   %@ %+7.2f cents", frequency, paddedNote, cents)
         if let level = r.levelDBFS { line += String(format: "   %7.2f dBFS", level) }
         if let snr = r.snrDB { line += String(format: "   SNR %6.1f dB", snr) }
-        return line
+        return line + spanColumn(r)
     }
 }

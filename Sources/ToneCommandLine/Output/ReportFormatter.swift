@@ -6,7 +6,8 @@ public enum ReportFormatter {
     /// `{"time_s":…,"freq_hz":…|null,"level_dbfs":…|null,"snr_db":…|null,"rms_dbfs":…|null,"invalid":false}`;
     /// with `channel` (a node with several inputs), `"channel":K` (from 1) follows `time_s`;
     /// with `listTones` (`--tones` above 1) also `"tones":[{"freq_hz":…,"level_dbfs":…,"snr_db":…},…]`,
-    /// strongest first (the top-level fields are the first tone's; `[]` with no tone).
+    /// strongest first (the top-level fields are the first tone's; `[]` with no tone);
+    /// `"span_s":…` after `invalid` when the frequency is fitted over a steady span longer than one window (`--steady`).
     public static func json(_ report: ToneReport, channel: Int? = nil, listTones: Bool = false) -> String {
         let r = report.reading
         var line = JSONLine()
@@ -17,6 +18,7 @@ public enum ReportFormatter {
         line.add("snr_db", r.snrDB)
         line.add("rms_dbfs", r.rmsDBFS)
         line.add("invalid", r.invalidInput)
+        if let span = r.spanSeconds { line.add("span_s", span) }
         // Only when false: a settled report (the rule) carries no extra field.
         if !report.settled { line.add("settled", false) }
         // Only when false: nothing feeds the input (a report with no tone).
@@ -62,7 +64,12 @@ public enum ReportFormatter {
         guard let frequency = r.frequencyHz, let level = r.levelDBFS, let snr = r.snrDB else {
             return "\(time)   no tone          \(windowLevel(r))"
         }
-        return "\(time)   " + String(format: "%13.4f Hz   %7.2f dBFS   SNR %6.1f dB", frequency, level, snr)
+        return "\(time)   " + String(format: "%13.4f Hz   %7.2f dBFS   SNR %6.1f dB", frequency, level, snr) + spanColumn(r)
+    }
+
+    /// `   over 2.50 s` when the frequency is fitted over a steady span longer than one window; else nothing.
+    public static func spanColumn(_ reading: ToneReading) -> String {
+        reading.spanSeconds.map { String(format: "   over %.2f s", $0) } ?? ""
     }
 
     /// `     1.234 s`, with `  ch K` on a node with several inputs: the first column of every human line.

@@ -105,6 +105,18 @@ public enum Parameters {
         flag: "--a4", valueName: "hz", setting: \NodeSettings.a4Hz, session: [.required("a4Hz", \.a4Hz)],
         lv2: .analyzer("a4", sharesRange: true))
 
+    /// The longest steady span a reading integrates (`SteadySpan`); 0 turns it off.
+    public static let steady = Parameter<Double>(
+        "steady span", unit: "s", default: SteadySpan.defaultMaxSeconds, range: SteadySpan.maxSecondsRange,
+        rangeWording: .from("a number of seconds"),
+        help: """
+            While one tone holds steady, read its frequency over up to this many seconds of it, not one window \
+            (the error falls as the span^1.5; a change of note, of level by 3 dB or of the tone's presence \
+            goes back to one window within a hop) (\(span(SteadySpan.maxSecondsRange)); 0: off, every reading one window).
+            """,
+        flag: "--steady", valueName: "seconds", setting: \NodeSettings.steadySpanSeconds,
+        session: [.added("steadySpanSeconds", \.steadySpanSeconds)], lv2: .analyzer("steady", sharesRange: true))
+
     /// Two octaves either way: as far as any synth's bend range goes.
     private static let bendRangeLimit: ClosedRange<Double> = 0...24
     public static let bendRange = Parameter<Double>(
@@ -182,6 +194,6 @@ public enum Parameters {
     /// take those with a control name (`ControlCommand.usage`).
     public static let node: [any ParameterDeclaration] = [
         frequency, level, mute, fftSize, hop, band, snrMin, tones, a4, channels, mode, pitchRange, bendRange, receive,
-        glide,
+        glide, steady,
     ]
 }

@@ -13,10 +13,11 @@ extension NodeSettings {
         switch mode {
         case .tone:
             let estimator = try ToneEstimator(estimatorConfiguration(sampleRateHz: sampleRateHz), planning: planning)
-            return try ToneAnalyzer(estimator: estimator, hopFrames: hopFrames)
+            return try ToneAnalyzer(estimator: estimator, hopFrames: hopFrames, steadySpanSeconds: steadySpanSeconds)
         case .pitch:
             let detector = try PitchDetector(pitchConfiguration(sampleRateHz: sampleRateHz), planning: planning)
-            return try PitchAnalyzer(detector: detector, hopFrames: hopFrames, temperament: EqualTemperament(a4Hz: a4Hz))
+            return try PitchAnalyzer(detector: detector, hopFrames: hopFrames, temperament: EqualTemperament(a4Hz: a4Hz),
+                                     steadySpanSeconds: steadySpanSeconds)
         }
     }
 }

@@ -22,6 +22,8 @@ public struct NodeSettings: Equatable, Sendable {
     /// nil: the server's Nyquist frequency.
     public var highHz: Double?
     public var snrMinDB: Double = Parameters.snrMin.defaultValue
+    /// The longest steady span a reading integrates, in seconds (`--steady`; 0: one window).
+    public var steadySpanSeconds: Double = Parameters.steady.defaultValue
     /// How many tones to report per window (`--tones K`).
     public var maxTones: Int = Parameters.tones.defaultValue
     /// `--mode`: single tone or musical pitch.

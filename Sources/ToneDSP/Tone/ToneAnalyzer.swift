@@ -13,10 +13,20 @@ public final class ToneAnalyzer {
     /// Frames of stream time seen, gaps included.
     public var streamFrames: Int { window.streamFrames }
 
+    /// Integrates a steady tone over its span; nil: every reading is one window's.
+    private let steady: SteadySpan?
+
     /// Throws when `hopFrames` is outside `HopWindow.hopRange(size:)` of the window.
-    public init(estimator: ToneEstimator, hopFrames: Int) throws(ToneEstimator.SetupError) {
+    /// - Parameter steadySpanSeconds: the longest steady span a reading
+    ///   integrates (`SteadySpan`); 0, or more than one tone asked for: one window.
+    public init(estimator: ToneEstimator, hopFrames: Int, steadySpanSeconds: Double = 0) throws(ToneEstimator.SetupError) {
         self.estimator = estimator
-        window = try HopWindow(size: estimator.configuration.fftSize, hopFrames: hopFrames)
+        let configuration = estimator.configuration
+        window = try HopWindow(size: configuration.fftSize, hopFrames: hopFrames)
+        steady = steadySpanSeconds > 0 && configuration.maxTones == 1
+            ? SteadySpan(sampleRateHz: configuration.sampleRateHz, windowFrames: configuration.fftSize,
+                         hopFrames: hopFrames, maxSeconds: steadySpanSeconds)
+            : nil
     }
 
     /// Feeds samples; `report` is called once per completed hop (after the
@@ -25,7 +35,10 @@ public final class ToneAnalyzer {
         let rate = estimator.configuration.sampleRateHz
         window.push(input) { frame, streamFrames in
             // Silence: what `estimate` finds in a window of zeros, without the work.
-            let reading = frame.map(estimator.estimate) ?? ToneReading()
+            var reading = frame.map(estimator.estimate) ?? ToneReading()
+            if let steady {
+                if let frame { reading = steady.refine(reading, frame: frame, endFrame: streamFrames) } else { steady.reset() }
+            }
             report(ToneReport(timeSeconds: Double(streamFrames) / rate, reading: reading))
         }
     }
@@ -34,5 +47,6 @@ public final class ToneAnalyzer {
     /// no window ever spans it, and the clock skips ahead.
     public func skip(frames: Int) {
         window.skip(frames: frames)
+        steady?.reset()
     }
 }

@@ -14,6 +14,9 @@ public struct ToneReading: Sendable, Equatable {
     /// above). Filled only when the estimator looks for more than one tone
     /// (`maxTones` > 1); empty then means no tone.
     public var tones: [ToneComponent] = []
+    /// Seconds of signal `frequencyHz` is fitted over when that is the steady
+    /// span the tone has held (`SteadySpan`), longer than one window; nil: one window (or no tone).
+    public var spanSeconds: Double?
 
     public init(frequencyHz: Double? = nil, levelDBFS: Double? = nil, snrDB: Double? = nil,
                 rmsDBFS: Double? = nil, invalidInput: Bool = false) {

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #define MAX_INSTANCES 4
-#define PORTS 17
+#define PORTS 19
 #define RESPONSES 64
 #define RESPONSE_BYTES 64
 
