@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // One C module per system library; exactly one Swift module imports each.
@@ -83,6 +84,8 @@ let package = Package(
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             // Only to keep the server's own log off stdout (the reports' stream).
             .product(name: "Logging", package: "swift-log"),
+            // Its own one-thread event loop, reniced like the worker.
+            .product(name: "NIOPosix", package: "swift-nio"),
         ], exclude: readme),
         // LV2 (Debian lv2-dev): the C descriptor table over ToneLV2's `@_cdecl` entry points.
         .target(name: "CLV2", publicHeadersPath: "."),

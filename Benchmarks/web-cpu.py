@@ -88,8 +88,8 @@ def main():
         def url():
             web_err.seek(0)
             for line in web_err.read().splitlines():
-                if line.startswith("web: http://"):
-                    return line.split()[1]
+                if "web: http://" in line:
+                    return line.split("web: ", 1)[1].split()[0]
             return None
         page = wait_for(url)
         time.sleep(2)  # both nodes past their start-up

@@ -32,6 +32,7 @@ extension WebServer {
     private func send(_ queue: WebClientQueue, to outbound: WebSocketOutboundWriter) async {
         var droppedSent = 0
         for await line in queue.lines {
+            configuration.threadSetup()
             do {
                 try await outbound.write(.text(line))
                 let dropped = queue.dropped
@@ -52,6 +53,7 @@ extension WebServer {
         let start = clock.now
         do {
             for try await message in inbound.messages(maxSize: WebInbound.maxBytes) {
+                configuration.threadSetup()
                 let now = (clock.now - start) / .seconds(1)
                 let verdict: WebInbound.Verdict
                 switch message {

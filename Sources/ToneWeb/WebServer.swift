@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOPosix
 import Synchronization
 
 /// The live page's server (`--web`): the embedded page's files over HTTP
@@ -21,13 +22,18 @@ public final class WebServer: Sendable {
         public var extraHostNames: Set<String>
         /// Which command's page (`run`, ...): the page draws its view.
         public var command: String
+        /// Called on each thread the server runs its work on, before the work (at most once a
+        /// thread is up to it): `tonenode` renices them as it does the worker (nice 10).
+        public var threadSetup: @Sendable () -> Void
 
-        public init(host: String, port: Int, token: String?, extraHostNames: Set<String> = [], command: String) {
+        public init(host: String, port: Int, token: String?, extraHostNames: Set<String> = [], command: String,
+                    threadSetup: @escaping @Sendable () -> Void = {}) {
             self.host = host
             self.port = port
             self.token = token
             self.extraHostNames = extraHostNames
             self.command = command
+            self.threadSetup = threadSetup
         }
     }
 
@@ -64,6 +70,9 @@ public final class WebServer: Sendable {
     /// Starts listening; returns the port once it is bound, or throws why it could not (address in use, say).
     public func start() async throws -> Int {
         let (bound, boundContinuation) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
+        // One thread is plenty for a page's traffic; it runs at the worker's priority, below the JACK thread's.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        group.next().execute(configuration.threadSetup)
         let application = Application(
             router: router(),
             server: .http1WebSocketUpgrade(
@@ -74,6 +83,7 @@ public final class WebServer: Sendable {
                 boundPort.store(channel.localAddress?.port ?? 0, ordering: .relaxed)
                 boundContinuation.yield(.success(channel.localAddress?.port ?? 0))
             },
+            eventLoopGroupProvider: .shared(group),
             // Nothing of the server's own goes to stdout (reports live there) nor to stderr.
             logger: Logger(label: "tonenode.web") { _ in SwiftLogNoOpLogHandler() })
         let running = Task { [hub] in
@@ -84,6 +94,7 @@ public final class WebServer: Sendable {
             }
             hub.closeAll()
             boundContinuation.finish()
+            try? await group.shutdownGracefully()
         }
         task.withLock { $0 = running }
         for await result in bound { return try result.get() }

@@ -81,8 +81,8 @@ extension WebPage {
       plot(g, state.history, tx, (r) => (r.level_dbfs == null ? null : ly(r.level_dbfs)), C.level);
       g.fillStyle = C.dim;
       g.fillText(hi.toFixed(hi < 100 ? 2 : 1) + " Hz", 4, 12); g.fillText(lo.toFixed(lo < 100 ? 2 : 1) + " Hz", 4, fh - 4);
-      g.fillText("0 dBFS", 4, fh + 20); g.fillText("−90", 4, h - 4);
-      g.fillText("−30 s", 4, fh + 2); g.fillText("now", w - 30, fh + 2);
+      g.fillText("0 dBFS", w - 52, fh + 20); g.fillText("−90 dBFS", w - 64, h - 16);
+      g.fillText("−30 s", 4, h - 3); g.fillText("now", w - 30, h - 3);
     }
 
     function plot(g, rows, tx, y, color) {

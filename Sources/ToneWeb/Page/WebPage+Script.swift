@@ -140,7 +140,7 @@ extension WebPage {
       $(form).addEventListener("submit", (e) => { e.preventDefault(); const l = line(); if (l) send(l); });
     }
     const v = (id) => $(id).value.trim();
-    wire("f-frequency", () => "frequency " + v("c-frequency"));
+    wire("f-frequency", () => "freq " + v("c-frequency"));
     wire("f-level", () => "level " + v("c-level"));
     wire("f-glide", () => "glide " + v("c-glide"));
     wire("f-beep", () => "beep " + v("c-beep-hz") + " " + v("c-beep-s"));

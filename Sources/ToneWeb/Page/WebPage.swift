@@ -60,7 +60,7 @@ public enum WebPage {
           <form id="f-sweep"><label>sweep <input id="c-sweep-start" type="number" step="any" value="100"> →
             <input id="c-sweep-end" type="number" step="any" value="10000"> Hz
             <input id="c-sweep-s" type="number" step="any" value="5"> s</label><button>play</button></form>
-          <form id="f-raw"><label>command <input id="c-raw" type="text" placeholder="frequency 440"></label><button>send</button></form>
+          <form id="f-raw"><label>command <input id="c-raw" type="text" placeholder="freq 440"></label><button>send</button></form>
           <p id="control-answer" class="small"></p></section>
         <section class="panel"><h2>Node</h2><table id="status"></table></section>
         </main></body></html>

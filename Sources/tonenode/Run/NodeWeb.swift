@@ -4,6 +4,7 @@ import ToneCommandLine
 import ToneCore
 import ToneDSP
 import ToneEngine
+import ToneJack
 import ToneWeb
 
 /// `run --web`: the live page's server, fed the way the report sink is fed
@@ -24,7 +25,9 @@ struct NodeWeb {
         let hub = WebHub()
         let controller = supervisor.controller
         let server = WebServer(.init(host: address.host, port: address.port, token: token,
-                                     extraHostNames: hostNames(), command: "run"), hub: hub) { line in
+                                     extraHostNames: hostNames(), command: "run",
+                                     threadSetup: { _ = ProcessBridge.reniceCallingThreadOnce(Self.niceValue) }),
+                               hub: hub) { line in
             do throws(ControlCommand.Problem) {
                 guard let command = try ControlCommand.parse(line) else { return "'\(line)': not a command" }
                 try controller(command)
@@ -46,6 +49,9 @@ struct NodeWeb {
                     + (generated ? " (token made up for this run: keep the whole URL)" : ""))
         return NodeWeb(server: server, channels: channels, settings: settings)
     }
+
+    /// The server's threads' priority: the worker's (below the JACK thread, and below a studio's other work).
+    static let niceValue: Int32 = 10
 
     /// This machine's names, by which another one may reach the page.
     static func hostNames() -> Set<String> {

@@ -11,12 +11,13 @@ extension JackServerTests {
         /// Where the screenshot is kept (`.build/test-artifacts/`; docs/img/web-run.png is a copy).
         static let artifacts = folder.appendingPathComponent("../../../.build/test-artifacts").standardizedFileURL
 
-        /// The port the node printed (`web: http://127.0.0.1:PORT/`), waiting at most 15 s for it.
+        /// The port the node printed (`tonenode: web: http://127.0.0.1:PORT/`), waiting at most 15 s for it.
         static func pagePort(_ node: LiveCommand) -> Int? {
             var port: Int?
             _ = node.waitUntil(timeoutSeconds: 15) { node in
-                let line = node.stderr.split(separator: "\n").first { $0.hasPrefix("web: http://127.0.0.1:") }
-                port = line.flatMap { Int($0.dropFirst("web: http://127.0.0.1:".count).prefix { $0.isNumber }) }
+                let marker = "web: http://127.0.0.1:"
+                let line = node.stderr.split(separator: "\n").first { $0.contains(marker) }
+                if let line, let range = line.range(of: marker) { port = Int(line[range.upperBound...].prefix { $0.isNumber }) }
                 return port != nil
             }
             return port
@@ -60,7 +61,7 @@ extension JackServerTests {
             let shot = Self.artifacts.appendingPathComponent("web-run.png").path
             let mark = node.lineCount, listenerMark = listener.lineCount
             let steps = try Self.script("web_browser.py", ["http://127.0.0.1:\(port)/", shot,
-                                                            "read", "set", "1234.5", "bad", "frequency 30000", "read", "shot"])
+                                                            "read", "set", "1234.5", "bad", "freq 30000", "read", "shot"])
             try #require(steps.count == 5, "steps: \(steps)")
 
             // 1. What the page shows is the node's JSON line of the same time, to the digits shown.
@@ -76,7 +77,7 @@ extension JackServerTests {
             #expect(abs(json - 997) < 0.01)
 
             // 2. Set on the page: the node plays it (its own input and the second node hear 1234.5 Hz).
-            #expect((steps[1]["answer"] as? String)?.hasPrefix("✓ frequency 1234.5") == true, "\(steps[1])")
+            #expect((steps[1]["answer"] as? String)?.hasPrefix("✓ freq 1234.5") == true, "\(steps[1])")
             #expect(Self.reads(node, 1234.5, after: mark))
             #expect(Self.reads(listener, 1234.5, after: listenerMark))
 

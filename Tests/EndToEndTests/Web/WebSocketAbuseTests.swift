@@ -20,7 +20,9 @@ extension JackServerTests.WebPageTests {
 
     @Test("refused: another Host, another site's Origin, other files; misbehaving sockets closed; 50 tabs killed at once: the node runs on, no xrun")
     func socketsThatMisbehave() throws {
-        let server = try startServer()
+        // Real-time scheduling, as in a studio: an xrun is then the node's (or the server's) lateness,
+        // not the scheduler sharing a core among the tests' other processes.
+        let server = try startServer(realtime: true)
         defer { server.stop() }
         let node = try LiveCommand(["run", "-s", server.name, "-n", "webabuse", "--json", "--hop", "2048",
                                     "--connect-out", "webabuse:in", "--web", "0"])
@@ -33,9 +35,10 @@ extension JackServerTests.WebPageTests {
             checks[line["check"] as? String ?? ""] = line
         }
         func status(_ name: String) -> Int? { checks[name]?["status"] as? Int }
-        #expect(status("rebinding host") == 403 || status("rebinding host") == 404, "\(checks)")
+        // A refused upgrade stays plain HTTP, which has no /ws: a 4xx, never 101.
+        #expect((400..<500).contains(status("rebinding host") ?? 0), "\(checks)")
         #expect(status("rebinding host page") == 403, "\(checks)")
-        #expect(status("cross-site origin") != 101, "\(checks)")
+        #expect((400..<500).contains(status("cross-site origin") ?? 0), "\(checks)")
         #expect(status("other file") == 404, "\(checks)")
         #expect(status("page") == 200, "\(checks)")
         #expect(status("socket") == 101, "\(checks)")

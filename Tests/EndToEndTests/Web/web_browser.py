@@ -41,7 +41,7 @@ def main():
     options = Options()
     options.binary_location = "/usr/bin/chromium"
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1280,1100", "--no-first-run", "--disable-extensions"]:
+                 "--window-size=1280,1180", "--no-first-run", "--disable-extensions"]:
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
     try:
@@ -75,6 +75,7 @@ def main():
                 say(step=step, answer=got, timeout=got is None)
             elif step == "shot":
                 wait_for(lambda: len(driver.execute_script("return window.toneWeb.history")) > 40)
+                driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
                 driver.save_screenshot(screenshot)
                 say(step="shot", path=screenshot)
             else:
