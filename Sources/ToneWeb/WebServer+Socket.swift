@@ -28,23 +28,33 @@ extension WebServer {
         }
     }
 
-    /// The queue's lines, and a note of how many were dropped whenever that count grows.
+    /// The queue's lines, all that waited as one message (lines joined by a
+    /// line feed) at most once a display frame (`framesPerSecond`), and a
+    /// note of how many were dropped whenever that count grows.
     private func send(_ queue: WebClientQueue, to outbound: WebSocketOutboundWriter) async {
         var droppedSent = 0
-        for await line in queue.lines {
+        let clock = ContinuousClock()
+        let frame = Duration.seconds(1) / Self.framesPerSecond
+        while var lines = await queue.take() {
             configuration.threadSetup()
+            let dropped = queue.dropped
+            if dropped != droppedSent {
+                droppedSent = dropped
+                lines.append("{\"event\":\"web_dropped\",\"dropped\":\(dropped)}")
+            }
+            let sent = clock.now
             do {
-                try await outbound.write(.text(line))
-                let dropped = queue.dropped
-                if dropped != droppedSent {
-                    droppedSent = dropped
-                    try await outbound.write(.text("{\"event\":\"web_dropped\",\"dropped\":\(dropped)}"))
-                }
+                try await outbound.write(.text(lines.joined(separator: "\n")))
+                // The lines that come meanwhile wait for the next frame, and go out together.
+                try await Task.sleep(until: sent + frame, clock: clock)
             } catch {
                 return
             }
         }
     }
+
+    /// A page draws at most this often; more messages a second would be drawn never.
+    static let framesPerSecond = 30
 
     /// The tab's messages: control lines through the door; anything else closes the socket.
     private func receive(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, queue: WebClientQueue) async {

@@ -14,7 +14,7 @@ struct WebHubTests {
         #expect(queue.dropped == extra + 1)
         hub.close(id)
         var received: [String] = []
-        for await line in queue.lines { received.append(line) }
+        while let lines = await queue.take() { received += lines }
         #expect(received.count == WebClientQueue.capacity)
         #expect(received.first == "line \(extra)")
         #expect(received.last == "line \(WebClientQueue.capacity + extra - 1)")
@@ -31,8 +31,25 @@ struct WebHubTests {
         hub.publish("after")
         hub.close(id)
         var received: [String] = []
-        for await line in queue.lines { received.append(line) }
+        while let lines = await queue.take() { received += lines }
         #expect(received == ["a2", "b1", "after"])
         #expect(queue.dropped == 0)
+    }
+}
+
+@Suite("WebHub: a new tab's backlog of readings")
+struct WebHubBacklogTests {
+    @Test func aNewTabGetsTheLastReadingsInOrderAsOneMessage() async {
+        let hub = WebHub()
+        let total = WebHub.historyCapacity + 123
+        for index in 0..<total { hub.publish("{\"t\":\(index)}", history: true) }
+        hub.publish("{\"event\":\"not a reading\"}")
+        let (id, queue) = hub.open()
+        hub.close(id)
+        var received: [String] = []
+        while let lines = await queue.take() { received += lines }
+        #expect(received.count == 1)
+        let expected = (total - WebHub.historyCapacity..<total).map { "{\"t\":\($0)}" }.joined(separator: ",")
+        #expect(received.first == "{\"event\":\"backlog\",\"readings\":[" + expected + "]}")
     }
 }

@@ -22,7 +22,11 @@ extension WebPage {
                       : "disconnected" + (e.reason ? ": " + e.reason : "") + " (retrying)", "bad");
         setTimeout(connect, 2000);
       };
-      ws.onmessage = (e) => { state.everOpen = true; let m; try { m = JSON.parse(e.data); } catch { return; } handle(m); };
+      // One message a frame at most: the lines that came meanwhile, one JSON object a line.
+      ws.onmessage = (e) => {
+        state.everOpen = true;
+        for (const line of e.data.split("\n")) { let m; try { m = JSON.parse(line); } catch { continue; } handle(m); }
+      };
       state.ws = ws;
     }
 
@@ -68,6 +72,7 @@ extension WebPage {
           $("control-answer").className = "small " + (m.ok ? "good" : "bad");
           break;
         case "web_dropped": state.dropped = m.dropped; break;
+        case "backlog": backlog(m.readings); break;
       }
       state.dirty = true;
     }
@@ -89,6 +94,18 @@ extension WebPage {
       while (state.history.length && state.history[0].time_s < oldest) state.history.shift();
       while (state.marks.length && state.marks[0].t < oldest) state.marks.shift();
       state.dirty = true;
+    }
+
+    /// The readings from before this tab opened, put before those that came since.
+    function backlog(readings) {
+      const first = state.history.length ? state.history[0].time_s : Infinity;
+      const mine = readings.filter((r) => (r.channel === undefined ? 1 : r.channel) === (state.channel ?? (r.channel ?? 1)));
+      if (state.channel === null && mine.length) state.channel = mine[0].channel === undefined ? 1 : mine[0].channel;
+      const older = mine.filter((r) => r.time_s < first);
+      state.history = older.concat(state.history);
+      if (!state.last && older.length) state.last = older[older.length - 1];
+      const oldest = (state.last ? state.last.time_s : 0) - HISTORY_S;
+      while (state.history.length && state.history[0].time_s < oldest) state.history.shift();
     }
 
     /// Standard deviation of the last second's frequencies (null with fewer than 3).

@@ -19,7 +19,7 @@ extension NodeWeb {
             hub.publish(Self.adding(["inputs": node.inputPortNames, "outputs": node.outputPortNames,
                                      "connections": connections], to: line), retain: "opened")
         case .report(let report):
-            hub.publish(Self.line(report, channels: channels))
+            hub.publish(Self.line(report, channels: channels), history: true)
         case .trouble(let xruns, let overflows, let dropped):
             var line = JSONLine()
             line.add("event", "trouble")

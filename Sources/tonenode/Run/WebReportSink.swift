@@ -26,7 +26,7 @@ final class WebReportSink: ReportSink {
         inner.take(report)
         var report = report
         report.markUnconnected(unconnected.withLock { $0 })
-        hub.publish(NodeWeb.line(report, channels: channels))
+        hub.publish(NodeWeb.line(report, channels: channels), history: true)
     }
 
     func take(_ message: ModemEvent, channel: Int, timeOffsetSeconds: Double) {

@@ -5,6 +5,7 @@ Usage: web_browser.py URL SCREENSHOT.png STEP...
 Steps, each printing one JSON line on stdout when done (the Swift test holds
 them against the node's own JSON lines):
   read           the frequency the page shows and the report time it belongs to
+  await HZ       the same, once the page shows HZ (within 0.01 Hz)
   set HZ         types HZ into the frequency field, presses set, waits for the page's answer
   bad LINE       sends LINE as a raw command, waits for the page's answer (the reason)
   shot           saves the screenshot
@@ -50,13 +51,19 @@ def main():
         answer = lambda: driver.find_element(By.ID, "control-answer").text
         while steps:
             step = steps.pop(0)
-            if step == "read":
+            if step in ("read", "await"):
+                near = float(steps.pop(0)) if step == "await" else None
+
                 def shown():
                     element = driver.find_element(By.ID, "freq")
                     text, time_s = element.text, element.get_attribute("data-time-s")
-                    return (text, time_s) if time_s and text not in ("", "–") else None
+                    if not time_s or text in ("", "–"):
+                        return None
+                    if near is not None and abs(float(text) - near) > 0.01:
+                        return None
+                    return text, time_s
                 got = wait_for(shown)
-                say(step="read", shown=got[0] if got else None, time_s=float(got[1]) if got else None,
+                say(step=step, shown=got[0] if got else None, time_s=float(got[1]) if got else None,
                     connection=driver.find_element(By.ID, "connection").text, timeout=got is None)
             elif step in ("set", "bad"):
                 argument = steps.pop(0)
