@@ -38,10 +38,17 @@ extension NodeWeb {
         }
     }
 
-    /// Twice a second until cancelled: what the node withheld or dropped, for the page's marks.
+    /// Twice a second until cancelled: what the node withheld or dropped, for
+    /// the page's marks, and its settings when stdin or OSC changed them.
     func statusTask() -> Task<Void, Never> {
-        Task { [hub] in
+        Task { [hub, settings] in
+            var settingsSent = ""
             while !Task.isCancelled {
+                let settingsLine = Self.settingsLine(settings())
+                if settingsLine != settingsSent {
+                    settingsSent = settingsLine
+                    hub.publish(settingsLine, retain: "settings")
+                }
                 var line = JSONLine()
                 line.add("event", "status")
                 line.add("withheld", Node.withheldReadings)
