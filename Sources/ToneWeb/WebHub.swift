@@ -4,7 +4,7 @@ import Synchronization
 /// every tab's bounded queue without waiting (any thread: the node's
 /// worker, the supervisor's task), and keeps the latest of each kind named
 /// `retained` (the node's settings, its client) for tabs that open later,
-/// and the last `historyCapacity` readings, which a new tab gets at once
+/// and the last `historyCapacity` readings (and messages), which a new tab gets at once
 /// as one `backlog` message (its 30 s history is full from the start).
 public final class WebHub: Sendable {
     private struct State {

@@ -37,6 +37,7 @@ extension WebPage {
     function mark(kind) { state.marks.push({ t: nowS(), kind }); state.dirty = true; }
 
     function handle(m) {
+      if (m.event === undefined && m.profile !== undefined) return message(m);
       if (m.event === undefined && m.time_s !== undefined) return report(m);
       switch (m.event) {
         case "web_hello":
@@ -96,8 +97,22 @@ extension WebPage {
       state.dirty = true;
     }
 
+    /// A message heard as tones (`--receive`): newest first, the last 50.
+    function message(m) {
+      const list = $("messages");
+      list.parentElement.hidden = false;
+      const item = document.createElement("li");
+      const what = m.incomplete ? "(incomplete)" : m.text !== undefined ? m.text : "[" + atob(m.base64).length + " bytes]";
+      item.textContent = m.time_s.toFixed(2) + " s  " + m.profile + (m.channel ? " ch " + m.channel : "") + "  " + what
+        + (m.snr_db != null ? "  (SNR " + m.snr_db.toFixed(1) + " dB)" : "");
+      list.prepend(item);
+      while (list.children.length > 50) list.lastChild.remove();
+    }
+
     /// The readings from before this tab opened, put before those that came since.
-    function backlog(readings) {
+    function backlog(lines) {
+      lines.filter((m) => m.profile !== undefined).forEach(message);
+      const readings = lines.filter((m) => m.profile === undefined);
       const first = state.history.length ? state.history[0].time_s : Infinity;
       const mine = readings.filter((r) => (r.channel === undefined ? 1 : r.channel) === (state.channel ?? (r.channel ?? 1)));
       if (state.channel === null && mine.length) state.channel = mine[0].channel === undefined ? 1 : mine[0].channel;

@@ -25,6 +25,8 @@ extension WebPage {
     input[type=text] { width:14em; } input[type=checkbox] { width:auto; }
     button { background:#2a3542; color:var(--fg); border:1px solid #44515f; border-radius:4px; padding:3px 10px; cursor:pointer; }
     #controls.readonly form { opacity:.4; pointer-events:none; }
+    #messages { margin:0; padding-left:1.2em; font-family:ui-monospace, monospace; white-space:pre-wrap; }
+    [hidden] { display:none !important; }
     table { border-collapse:collapse; } td { padding:1px 10px 1px 0; } td:first-child { color:var(--dim); }
     """
 }

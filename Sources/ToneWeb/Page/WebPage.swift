@@ -62,6 +62,7 @@ public enum WebPage {
             <input id="c-sweep-s" type="number" step="any" value="5"> s</label><button>play</button></form>
           <form id="f-raw"><label>command <input id="c-raw" type="text" placeholder="freq 440"></label><button>send</button></form>
           <p id="control-answer" class="small"></p></section>
+        <section class="panel" hidden><h2>Messages heard</h2><ul id="messages"></ul></section>
         <section class="panel"><h2>Node</h2><table id="status"></table></section>
         </main></body></html>
         """

@@ -5,7 +5,7 @@ import ToneWeb
 
 extension NodeWeb {
     /// The supervisor's events the page shows: the client, xruns, period and
-    /// rate changes, the server going; reports too when no sink takes them (the live view).
+    /// rate changes, the server going; reports and messages too when no sink takes them (the live view).
     func handle(_ event: NodeSupervisor.Event) {
         switch event {
         case .opened(let node, _):
@@ -33,7 +33,12 @@ extension NodeWeb {
             hub.publish(ServerNotice.sampleRateChangedJSON(toHz: to))
         case .serverGone(let retrying):
             hub.publish("{\"event\":\"server_gone\",\"retrying\":\(retrying)}")
-        case .message, .callbackProfile, .connectionsPending, .connectionsRestored:
+        case .message(.cable, _, _):
+            break
+        case .message(let message, let channel, let offset):
+            hub.publish(ReportLineSink.line(message, channel: channel, timeOffsetSeconds: offset, json: true, channels: channels),
+                        history: true)
+        case .callbackProfile, .connectionsPending, .connectionsRestored:
             break
         }
     }

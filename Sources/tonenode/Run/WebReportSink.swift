@@ -33,7 +33,7 @@ final class WebReportSink: ReportSink {
         inner.take(message, channel: channel, timeOffsetSeconds: timeOffsetSeconds)
         if case .cable = message { return }
         hub.publish(ReportLineSink.line(message, channel: channel, timeOffsetSeconds: timeOffsetSeconds,
-                                        json: true, channels: channels))
+                                        json: true, channels: channels), history: true)
     }
 
     func flush() { inner.flush() }
