@@ -144,6 +144,9 @@ extension WebPage {
     }
 
     function text() {
+      state.status["web frames dropped"] = state.dropped;
+      const rows = Object.entries(state.status).map(([k, v]) => "<tr><td>" + esc(k) + "</td><td>" + esc(String(v)) + "</td></tr>");
+      $("status").innerHTML = rows.join("");
       const r = state.last;
       if (!r) return;
       const s = sigma(), n = noteOf(r);
@@ -156,9 +159,6 @@ extension WebPage {
       $("level").textContent = r.level_dbfs == null ? "" : "tone " + r.level_dbfs.toFixed(1) + " dBFS";
       $("rms").textContent = r.rms_dbfs == null ? "silence" : "RMS " + r.rms_dbfs.toFixed(1) + " dBFS";
       $("snr").textContent = r.snr_db == null ? "" : "SNR " + r.snr_db.toFixed(1) + " dB";
-      state.status["web frames dropped"] = state.dropped;
-      const rows = Object.entries(state.status).map(([k, v]) => "<tr><td>" + esc(k) + "</td><td>" + esc(String(v)) + "</td></tr>");
-      $("status").innerHTML = rows.join("");
     }
 
     function esc(s) { return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]); }
@@ -188,6 +188,11 @@ extension WebPage {
       lastFrame = t; state.dirty = false;
       text();
       window.toneDraw(state, noteOf, sigma);
+    }
+    // `receive` hears messages, not tones: only its messages and the node's state.
+    if (document.body.dataset.command !== "run") {
+      document.querySelectorAll(".run").forEach((el) => { el.hidden = true; });
+      $("messages").parentElement.hidden = false;
     }
     connect();
     requestAnimationFrame(frame);

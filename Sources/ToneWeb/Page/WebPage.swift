@@ -35,7 +35,7 @@ public enum WebPage {
         <header><span id="title">tonenode \(safe)</span> <span id="node"></span>
           <span id="connection" class="bad">connecting…</span></header>
         <main>
-        <section id="tuner" class="panel">
+        <section id="tuner" class="panel run">
           <div id="note">–</div>
           <canvas id="needle" width="480" height="120"></canvas>
           <div id="cents-text"></div>
@@ -44,13 +44,13 @@ public enum WebPage {
           <div class="row"><canvas id="meter" width="480" height="28"></canvas></div>
           <div class="row small"><span id="level"></span> <span id="rms"></span> <span id="snr"></span></div>
         </section>
-        <section class="panel"><h2>Spectrum</h2><canvas id="spectrum" width="640" height="200"></canvas>
+        <section class="panel run"><h2>Spectrum</h2><canvas id="spectrum" width="640" height="200"></canvas>
           <p id="spectrum-note" class="small"></p></section>
-        <section class="panel wide"><h2>Last 30 s: frequency and level</h2>
+        <section class="panel wide run"><h2>Last 30 s: frequency and level</h2>
           <canvas id="history" width="1000" height="260"></canvas>
           <p class="small legend"><span class="xrun">▌xrun</span> <span class="period">▌period/rate change</span>
             <span class="withheld">▌reading withheld</span> <span class="gone">▌server gone</span></p></section>
-        <section id="controls" class="panel"><h2>Controls</h2>
+        <section id="controls" class="panel run"><h2>Controls</h2>
           <form id="f-frequency"><label>frequency <input id="c-frequency" type="number" step="any" min="1"> Hz</label><button>set</button></form>
           <form id="f-level"><label>level <input id="c-level" type="number" step="any" max="0"> dBFS</label><button>set</button></form>
           <form id="f-mute"><label><input id="c-mute" type="checkbox"> mute</label></form>
@@ -62,7 +62,7 @@ public enum WebPage {
             <input id="c-sweep-s" type="number" step="any" value="5"> s</label><button>play</button></form>
           <form id="f-raw"><label>command <input id="c-raw" type="text" placeholder="freq 440"></label><button>send</button></form>
           <p id="control-answer" class="small"></p></section>
-        <section class="panel" hidden><h2>Messages heard</h2><ul id="messages"></ul></section>
+        <section class="panel wide" hidden><h2>Messages heard</h2><ul id="messages"></ul></section>
         <section class="panel"><h2>Node</h2><table id="status"></table></section>
         </main></body></html>
         """

@@ -18,16 +18,18 @@ struct NodeWeb {
 
     /// Starts the server of `options` and prints its URL (with a token made up now, that once).
     /// Throws `ExitCode.failure` after one line on stderr when it cannot listen.
-    static func start(_ options: WebOptions, supervisor: NodeSupervisor, channels: Int) async throws -> NodeWeb? {
+    /// - Parameters:
+    ///   - command: the page's view (`run`, `receive`).
+    ///   - controls: whether the page may play the node (`run`'s controls; `receive` only watches).
+    static func start(_ options: WebOptions, supervisor: NodeSupervisor, channels: Int, command: String = "run",
+                      controls: Bool = true) async throws -> NodeWeb? {
         guard let address = options.web else { return nil }
         let (token, generated) = options.token()
         let settings = supervisor.settingsReader
         let hub = WebHub()
         let controller = supervisor.controller
-        let server = WebServer(.init(host: address.host, port: address.port, token: token,
-                                     extraHostNames: hostNames(), command: "run",
-                                     threadSetup: { _ = ProcessBridge.reniceCallingThreadOnce(Self.niceValue) }),
-                               hub: hub) { line in
+        // The same door as stdin and OSC: ControlCommand's parsing and checks, then the supervisor's controller.
+        let door: WebServer.ControlDoor = { line in
             do throws(ControlCommand.Problem) {
                 guard let command = try ControlCommand.parse(line) else { return "'\(line)': not a command" }
                 try controller(command)
@@ -37,6 +39,10 @@ struct NodeWeb {
             hub.publish(settingsLine(settings()), retain: "settings")
             return nil
         }
+        let server = WebServer(.init(host: address.host, port: address.port, token: token,
+                                     extraHostNames: hostNames(), command: command,
+                                     threadSetup: { _ = ProcessBridge.reniceCallingThreadOnce(Self.niceValue) }),
+                               hub: hub, control: controls ? door : nil)
         let port: Int
         do {
             port = try await server.start()
