@@ -8,6 +8,7 @@ them against the node's own JSON lines):
   await HZ       the same, once the page shows HZ (within 0.01 Hz)
   set HZ         types HZ into the frequency field, presses set, waits for the page's answer
   bad LINE       sends LINE as a raw command, waits for the page's answer (the reason)
+  message TEXT   waits until the page lists a message holding TEXT
   shot           saves the screenshot
 Every wait is bounded (10 s) and ends in a line with "timeout" rather than a hang.
 """
@@ -80,8 +81,13 @@ def main():
                     driver.find_element(By.CSS_SELECTOR, "#f-raw button").click()
                 got = wait_for(lambda: answer() if answer() != before and answer() else None)
                 say(step=step, answer=got, timeout=got is None)
+            elif step == "message":
+                text = steps.pop(0)
+                got = wait_for(lambda: text in driver.find_element(By.ID, "messages").text)
+                say(step="message", shown=driver.find_element(By.ID, "messages").text, timeout=got is None)
             elif step == "shot":
-                wait_for(lambda: len(driver.execute_script("return window.toneWeb.history")) > 40)
+                if driver.find_element(By.TAG_NAME, "body").get_attribute("data-command") == "run":
+                    wait_for(lambda: len(driver.execute_script("return window.toneWeb.history")) > 40)
                 driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
                 driver.save_screenshot(screenshot)
                 say(step="shot", path=screenshot)
