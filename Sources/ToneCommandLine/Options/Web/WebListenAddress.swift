@@ -20,7 +20,7 @@ public struct WebListenAddress: ExpressibleByArgument, Sendable, Equatable, Cust
 
     /// Parses `[ADDR:]PORT`, or says in one line what is wrong with it.
     public static func parse(_ text: String) throws(ValidationError) -> WebListenAddress {
-        let problem = ValidationError("--web '\(text)': expected [ADDRESS:]PORT, e.g. 8080, 127.0.0.1:8080, 0.0.0.0:8080 "
+        let problem = ValidationError("expected [ADDRESS:]PORT, e.g. 8080, 127.0.0.1:8080, 0.0.0.0:8080 "
                                       + "or [::1]:8080 (port 0 picks a free one)")
         var host = "127.0.0.1", portText = Substring(text)
         if text.hasPrefix("[") {

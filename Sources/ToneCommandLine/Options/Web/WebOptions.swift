@@ -9,7 +9,7 @@ public struct WebOptions: ParsableArguments {
     @Option(name: .customLong("web"), help: ArgumentHelp(
         "Serve a live page of this command on [ADDRESS:]PORT (127.0.0.1 unless an address is given; port 0 picks one; "
             + "the start-up line names the URL). Any other address than loopback needs a token (--web-token, or one printed at start).",
-        valueName: "[address:]port"))
+        valueName: "[address:]port"), transform: { try WebListenAddress.parse($0) })
     public var web: WebListenAddress?
 
     @Option(name: .customLong("web-token"), help: ArgumentHelp(
