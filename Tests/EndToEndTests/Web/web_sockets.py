@@ -3,6 +3,7 @@
 
 Usage: web_sockets.py HOST PORT CHECK...   one JSON line per check on stdout.
   refusals   bad Host, cross-site Origin, unknown path: refused, nothing upgraded
+  token T    a socket without the token, with a wrong one, with T
   abuse      oversized, binary, malformed and flooding messages: each closes its socket
   load N S   N sockets at once, each reading for S seconds, then each closed abruptly (RST)
 Every read is bounded by a timeout; nothing waits forever.
@@ -101,6 +102,15 @@ def refusals(host, port):
         say(check=name, status=status)
 
 
+def token(host, port, secret):
+    good = f"127.0.0.1:{port}"
+    for name, path in [("no token", "/ws"), ("wrong token", "/ws?token=" + "x" * len(secret)),
+                       ("right token", "/ws?token=" + secret)]:
+        sock, status, _ = request(host, port, path, good)
+        sock.close()
+        say(check=name, status=status)
+
+
 def abuse(host, port):
     good = f"127.0.0.1:{port}"
     for name, frames in [
@@ -142,6 +152,8 @@ def main():
         check = checks.pop(0)
         if check == "refusals":
             refusals(host, port)
+        elif check == "token":
+            token(host, port, checks.pop(0))
         elif check == "abuse":
             abuse(host, port)
         elif check == "load":
