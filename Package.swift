@@ -31,6 +31,11 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The live page (`--web`): an HTTP server and its WebSocket, ToneWeb's only dependencies.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // One C module per system library; exactly one Swift module imports each.
@@ -75,6 +80,16 @@ let package = Package(
         // SVG charts (spectrum, spectrogram, frequency response); no dependencies.
         .target(name: "TonePlot", exclude: readme),
         .target(name: "ToneOSC", dependencies: ["CLiblo", "ToneCore"], exclude: readme),
+        // The live page (`--web`): the HTTP/WebSocket server, its embedded page, each tab's
+        // bounded queue, the access checks. JACK-free: it is handed lines and a control door.
+        .target(name: "ToneWeb", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            // Only to keep the server's own log off stdout (the reports' stream).
+            .product(name: "Logging", package: "swift-log"),
+            // Its own one-thread event loop, reniced like the worker.
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ], exclude: readme),
         // LV2 (Debian lv2-dev): the C descriptor table over ToneLV2's `@_cdecl` entry points.
         .target(name: "CLV2", publicHeadersPath: "."),
         // -z nodelete: a host's dlclose leaves it loaded (the Swift runtime cannot be
@@ -102,7 +117,7 @@ let package = Package(
             name: "tonenode",
             dependencies: [
                 "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneCommandLine", "ToneFileCommands", "ToneJack",
-                "ToneEngine", "TonePlot", "ToneOSC", "CCrypto",
+                "ToneEngine", "TonePlot", "ToneOSC", "ToneWeb", "CCrypto",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: readme),
@@ -117,6 +132,7 @@ let package = Package(
                                                      "ToneTestSupport"]),
         .testTarget(name: "ToneOSCTests", dependencies: ["ToneOSC", "ToneCore", "ToneTestSupport"]),
         .testTarget(name: "TonePlotTests", dependencies: ["TonePlot"]),
+        .testTarget(name: "ToneWebTests", dependencies: ["ToneWeb", "ToneCommandLine"]),
         .testTarget(name: "tonenodeTests", dependencies: ["tonenode", "ToneCommandLine", "ToneFileCommands", "ToneDSP",
                                                    "ToneModem", "ToneOSC", "ToneAudioFile", "ToneJack", "ToneCore",
                                                    "ToneTestSupport"]),
@@ -132,6 +148,7 @@ let package = Package(
             // tonenode: not imported; listed so the binary the tests run is built first.
             dependencies: ["EndToEndSupport", "ToneDSP", "ToneModem", "ToneAudioFile", "ToneCore", "ToneJack", "ToneEngine",
                            "ToneOSC", "ToneTestSupport", "tonenode"],
-            exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "LV2/Face/xface.c", "PipeWire/latency_peer.c"]),
+            exclude: ["LV2/lv2host.c", "LV2/lv2read.c", "LV2/Face/xface.c", "PipeWire/latency_peer.c",
+                      "Web/web_browser.py", "Web/web_sockets.py"]),
     ]
 )

@@ -43,6 +43,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     var count: Int?
 
     @OptionGroup var reconnect: ReconnectOption
+    @OptionGroup(title: "Live page") var web: WebOptions
 
     func validate() throws {
         if let duration, !(duration.isFinite && duration > 0) {
@@ -66,7 +67,20 @@ struct ReceiveCommand: AsyncParsableCommand {
         Console.onOutputFailure(stop)
         let session = ReceiveSession(self, stop: stop)
         defer { session.cancelTasks() }
-        let outcome = try await supervisor.run(session.handle)
+        // The live page: the messages as they arrive (it only watches).
+        let page = try await NodeWeb.start(web, supervisor: supervisor, channels: supervisor.settings.channels,
+                                           command: "receive", controls: false)
+        let outcome: NodeSupervisor.Outcome
+        do {
+            outcome = try await supervisor.run { event in
+                session.handle(event)
+                page?.handle(event)
+            }
+        } catch {
+            await page?.server.stop()
+            throw error
+        }
+        await page?.server.stop()
         try session.finish(outcome)
     }
 

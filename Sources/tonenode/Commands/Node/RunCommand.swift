@@ -26,6 +26,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Pitch") var pitch: ModeOptions
     @OptionGroup(title: "Tuning") var tuning: TuningOptions
     @OptionGroup(title: "Messages as tones") var messages: MessageRunOptions
+    @OptionGroup(title: "Live page") var web: WebOptions
 
     @Flag(Parameters.loopback)
     var loopback: Bool
@@ -84,6 +85,10 @@ struct RunCommand: AsyncParsableCommand {
             liveView.printAbove { Console.err(line) }
         }
         let output = nodeOutput(settings, supervisor: supervisor, liveView: liveView, cableTransfers: cableTransfers)
+        // The live page: fed as the sink is, controlled through the same door as stdin and OSC.
+        let page = try await NodeWeb.start(web, supervisor: supervisor, channels: settings.channels)
+        let pageStatus = page?.statusTask()
+        defer { pageStatus?.cancel() }
         defer {
             output.liveView?.finish()
             LineEditor.restore()
@@ -93,14 +98,21 @@ struct RunCommand: AsyncParsableCommand {
         let sink = live ? nil : ReportLineSink(json: analysis.json, listTones: analysis.listsTones, channels: settings.channels,
                                                durationSeconds: duration, cableTransfers: cableTransfers,
                                                stop: supervisor.stopRequester)
-        supervisor.reportSink = sink
+        supervisor.reportSink = sink.map { sink -> any ReportSink in
+            page.map { WebReportSink(inner: sink, hub: $0.hub, channels: settings.channels) } ?? sink
+        }
         let outcome: NodeSupervisor.Outcome
         do {
-            outcome = try await runNode(supervisor, sink: sink) { output.handle($0) }
+            outcome = try await runNode(supervisor, sink: sink) { event in
+                output.handle(event)
+                page?.handle(event)
+            }
         } catch {
+            await page?.server.stop()
             sink?.writer.finish(waitingAtMostSeconds: 0.5)
             throw error
         }
+        await page?.server.stop()
         // A slow reader gets the rest; one that reads nothing costs at most this.
         sink?.writer.finish(waitingAtMostSeconds: 0.5)
         sayWhatWasLost(droppedLines: sink?.writer.droppedLines ?? 0, cableTransfers: cableTransfers)
