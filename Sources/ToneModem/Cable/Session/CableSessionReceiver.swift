@@ -28,6 +28,8 @@ public struct CableSessionReceiver: Sendable {
     private var lastSNRdB = [Double](repeating: 0, count: CablePlan.bandCount)
     /// Transmissions heard that could not be used (damaged, cut off, another transfer's).
     public private(set) var lostTransmissions = 0
+    /// Segments that arrived in part: their intact frames kept.
+    public private(set) var partialTransmissions = 0
 
     public init(digest: @escaping @Sendable ([UInt8]) -> [UInt8]) { digestOf = digest }
 
@@ -47,28 +49,50 @@ public struct CableSessionReceiver: Sendable {
             if total == 0 { total = totalBytes }
             return [answer()]
         case .segment(let segment)?:
-            if followed == nil || (segment.transferID == followed && total == 0) {
-                if segment.transferID != followed { follow(segment.transferID, totalBytes: segment.totalBytes) }
-                total = segment.totalBytes
-            }
-            guard segment.transferID == followed, segment.totalBytes == total else {
-                lostTransmissions += 1
-                return []
-            }
-            var actions: [Action] = []
-            if case .added(complete: true) = assembler.take(segment), !delivered, let file = assembler.file {
-                delivered = true
-                digest = digestOf(file)
-                actions.append(.delivered(file))
-            }
-            // The round's last segment (or the file whole): answer what is still missing.
-            if delivered || segment.offset + segment.data.count == total { actions.append(answer()) }
-            return actions
+            return take([segment], end: segment.offset + segment.data.count)
         case .finished(let id)?:
             return id == followed && delivered ? [.closed] : []
         case .acknowledgement?:
             return []
         }
+    }
+
+    /// A segment that did not arrive whole: its intact parts (`CableSegment.parts(of:)`), where the whole
+    /// segment ends in the file, and the SNR per band measured on it. The parts are kept; what is missing of
+    /// the segment is missing from the file (the sender resends only that), and a damaged last segment of a
+    /// round still draws the answer.
+    public mutating func heard(parts: [CableSegment], end: Int, bandSNRdB: [Double]) -> [Action] {
+        if bandSNRdB.count == CablePlan.bandCount { lastSNRdB = bandSNRdB }
+        guard !parts.isEmpty else {
+            lostTransmissions += 1
+            return []
+        }
+        partialTransmissions += 1
+        return take(parts, end: end)
+    }
+
+    /// Segments (whole, or the parts of one) ending the segment at file byte `end`.
+    private mutating func take(_ segments: [CableSegment], end: Int) -> [Action] {
+        guard let first = segments.first else { return [] }
+        if followed == nil || (first.transferID == followed && total == 0) {
+            if first.transferID != followed { follow(first.transferID, totalBytes: first.totalBytes) }
+            total = first.totalBytes
+        }
+        guard first.transferID == followed, first.totalBytes == total else {
+            lostTransmissions += 1
+            return []
+        }
+        var actions: [Action] = []
+        for segment in segments {
+            if case .added(complete: true) = assembler.take(segment), !delivered, let file = assembler.file {
+                delivered = true
+                digest = digestOf(file)
+                actions.append(.delivered(file))
+            }
+        }
+        // The round's last segment (or the file whole): answer what is still missing.
+        if delivered || end == total { actions.append(answer()) }
+        return actions
     }
 
     private mutating func follow(_ id: UInt32, totalBytes: Int) {
