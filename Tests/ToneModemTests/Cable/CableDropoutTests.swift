@@ -58,6 +58,7 @@ struct CableDropoutTests {
         #expect(reception.message == nil)
         #expect(reception.damagedFrames + reception.truncatedFrames <= touched, "mute at \(mute), \(reception.summary)")
         #expect(Self.piecesExact(reception, message))
+        #expect(reception.lostOnlyToDropouts, "a mute is a dropout, not noise")
         let kept = reception.intactPieces.reduce(0) { $0 + $1.bytes.count }
         #expect(kept >= message.count - touched * made.payload, "\(kept) of \(message.count) bytes kept")
     }
@@ -82,5 +83,17 @@ struct CableDropoutTests {
         #expect(Self.piecesExact(reception, message))
         let lastFrame = (Self.frames - 1) * made.payload
         #expect(reception.intactPieces.contains { $0.messageOffset == lastFrame }, "the last frame read again after the jump")
+    }
+
+    @Test("a mute over the header is a dropout; a plan too high for the noise is not")
+    func dropoutOrNoise() throws {
+        var signal = try Self.transmission(snrDB: 50, seed: 21).signal
+        let header = Self.geometry.symbolStart(2)
+        for index in (header + 200)..<(header + 200 + Int(0.030 * Self.rate)) { signal[index] = 0 }
+        let muted = try Self.receive(signal, seed: 21)
+        #expect(muted.header == nil && muted.lostOnlyToDropouts, "\(muted.summary)")
+        // The plan for 50 dB through noise at 25 dB: frames fail with their energy all there.
+        let noisy = try Self.receive(CableNoiseTests.noisy(try Self.transmission(snrDB: 200, seed: 22).signal, snrDB: 25, seed: 23), seed: 22)
+        #expect(noisy.damagedFrames > 0 && !noisy.lostOnlyToDropouts, "\(noisy.summary)")
     }
 }

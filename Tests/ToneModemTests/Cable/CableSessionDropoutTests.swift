@@ -21,7 +21,8 @@ struct CableSessionDropoutTests {
         var sentBytes = 0
         /// File bytes of segments that did not arrive: whole ones lost, or the damaged frames of one kept in part.
         var lostBytes = 0
-        var mutes = 0
+        /// The plans the sender chose, in order.
+        var plans: [CablePlan] = []
     }
 
     static func seconds(_ samples: Int) -> Double { Double(samples) / rate }
@@ -65,7 +66,7 @@ struct CableSessionDropoutTests {
                         outcome.sentBytes += segment.data.count
                         if lostWhole || damaged.first == 0 {
                             outcome.lostBytes += segment.data.count
-                            replies = receiver.heard(nil, bandSNRdB: snr)
+                            replies = receiver.heard(nil, bandSNRdB: snr, lostToDropout: true)
                         } else if damaged.isEmpty {
                             replies = receiver.heard(message, bandSNRdB: snr)
                         } else {
@@ -79,7 +80,8 @@ struct CableSessionDropoutTests {
                                                           data: file[fileStart..<(fileStart + high - low)]))
                             }
                             outcome.lostBytes += segment.data.count - parts.reduce(0) { $0 + $1.data.count }
-                            replies = receiver.heard(parts: parts, end: segment.offset + segment.data.count, bandSNRdB: snr)
+                            replies = receiver.heard(parts: parts, end: segment.offset + segment.data.count, bandSNRdB: snr,
+                                                     lostToDropout: true)
                         }
                     } else if !lostWhole && damaged.isEmpty {
                         replies = receiver.heard(message, bandSNRdB: snr)
@@ -91,7 +93,9 @@ struct CableSessionDropoutTests {
                         case .closed: break
                         }
                     }
-                case .usePlan(let chosen): plan = chosen
+                case .usePlan(let chosen):
+                    plan = chosen
+                    outcome.plans.append(chosen)
                 case .confirmed: outcome.confirmed = true
                 case .failed(let line): outcome.failure = line
                 }
@@ -121,10 +125,45 @@ struct CableSessionDropoutTests {
         #expect(outcome.confirmed, "seed \(seed): \(outcome.failure ?? "")")
         #expect(outcome.delivered == [file])
         #expect(outcome.sentBytes <= file.count + outcome.lostBytes, "sent \(outcome.sentBytes), lost \(outcome.lostBytes)")
+        // A dropout is not noise: the probe's plan all along.
+        #expect(outcome.plans == clean.plans, "\(outcome.plans.count) plans")
         // A mute costs at most two frames and one more round: a resend of a frame or two, the poll and its answer
         // (about 1.4 s here against 6.7 s for the file): the issue's 50 % at one every 4 s; at one every 10 s, 80 %
         // (the issue's 85 % needs a round cheaper than the poll and its answer: not yet).
         let share = clean.seconds / outcome.seconds
         #expect(share >= (intervalSeconds >= 10 ? 0.8 : 0.5), "\(intervalSeconds) s: \(outcome.seconds) s against \(clean.seconds) s clean")
+    }
+
+    @Test("the answer says whether its losses were dropouts; a round lost whole to dropouts keeps the plan, one lost to noise adds margin")
+    func dropoutOrNoise() throws {
+        let answer = CableAcknowledgement(transferID: 5, totalBytes: 100, bandSNRdB: [Double](repeating: 40, count: CablePlan.bandCount),
+                                          missing: [0..<100], digest: nil, lossesWereDropouts: true)
+        #expect(CableAcknowledgement(decoding: answer.encoded) == answer)
+        for toDropout in [true, false] {
+            let file = CableSessionTests.file(50_000, seed: 9)
+            var sender = CableSessionSender(transferID: 5, file: file, digest: CableSessionTests.digest(file),
+                                            carrierCount: Self.geometry.carrierCount)
+            var receiver = CableSessionReceiver(digest: CableSessionTests.digest)
+            let snr = [Double](repeating: 40, count: CablePlan.bandCount)
+            _ = sender.start()
+            _ = sender.transmitted(now: 0)
+            var round = receiver.heard(.probe(transferID: 5), bandSNRdB: snr).compactMap { action -> CableSessionMessage? in
+                if case .transmit(let message) = action { return message } else { return nil }
+            }
+            let first = sender.heard(try #require(round.first), now: 1)
+            let planned = sender.plan
+            #expect(first.contains(.usePlan(planned)))
+            // Every segment of the round lost; the poll heard.
+            for action in first {
+                if case .transmit(.segment) = action { _ = receiver.heard(nil, bandSNRdB: snr, lostToDropout: toDropout) }
+            }
+            _ = sender.transmitted(now: 2)
+            round = receiver.heard(.poll(transferID: 5, totalBytes: file.count), bandSNRdB: snr).compactMap { action in
+                if case .transmit(let message) = action { return message } else { return nil }
+            }
+            let next = sender.heard(try #require(round.first), now: 3)
+            #expect(next.contains { if case .transmit(.segment) = $0 { true } else { false } })
+            #expect((sender.plan == planned) == toDropout, "lost to \(toDropout ? "dropouts" : "noise")")
+        }
     }
 }

@@ -33,6 +33,20 @@ public struct CableReception: Sendable, Equatable {
     /// it touches; a session keeps the rest). Empty when the message arrived whole.
     public var intactPieces: [Piece] = []
 
+    /// Of `damagedFrames`, those lost to a dropout rather than noise: a gap
+    /// the input reported, energy gone (a mute), or the timing jumped (the
+    /// cyclic prefixes lay elsewhere). A sender plans again for noise only.
+    public var droppedOutFrames = 0
+
+    /// The header did not decode and its energy, or one training symbol's, had gone (a dropout, not noise).
+    public var headerLostToDropout = false
+
+    /// Whether what was lost of it was lost to a dropout, not noise.
+    public var lostOnlyToDropouts: Bool {
+        guard header != nil else { return headerLostToDropout }
+        return damagedFrames > 0 && droppedOutFrames == damagedFrames && truncatedFrames == 0
+    }
+
     /// One intact frame's payload and where it lies in the message.
     public struct Piece: Sendable, Equatable {
         public let messageOffset: Int

@@ -32,6 +32,8 @@ extension CableStreamReceiver {
         /// Intact frames after the first that did not.
         var laterPieces: [CableReception.Piece] = []
         var damaged = 0
+        /// Of the damaged frames, those whose energy went or whose timing jumped (a dropout, not noise).
+        var droppedOut = 0
         var truncated = 0
         var framesRead: Int { damaged + truncated + intactFrames }
         var intactFrames = 0
@@ -40,6 +42,10 @@ extension CableStreamReceiver {
         var failedInARow = 0
         /// The noise on the decoded frames as the timing predicted them (what a re-timing path adds shows here).
         var dataNoise = CableBandNoise()
+        /// The header did not decode and its energy (or one training symbol's) had gone.
+        var headerDroppedOut = false
+        /// The two training symbols' powers differ by more than `droppedOutPower`.
+        var trainingUneven = false
         /// Ended before its header symbol was in.
         var endsBeforeHeader = false
     }
@@ -80,7 +86,12 @@ extension CableStreamReceiver {
             transmission.nextSymbol = 2
         case 2:
             transmission.nextSymbol += 1
-            guard readHeader(&transmission, spectrum(transmission, symbol: symbol)) else {
+            let values = spectrum(transmission, symbol: symbol)
+            guard readHeader(&transmission, values) else {
+                // Energy gone from the header or from one training symbol: a dropout, not noise.
+                let power = values.reduce(0) { $0 + $1.magnitudeSquared } / Double(max(1, values.count))
+                transmission.headerDroppedOut = transmission.trainingUneven
+                    || power < Self.droppedOutPower * transmission.trainingPower
                 reading = nil
                 finished.append(reception(transmission))
                 discard(before: transmission.start + geometry.chirpSamples)
@@ -155,6 +166,7 @@ extension CableStreamReceiver {
         // and its input ring overflowed under a plan too high for the path).
         guard !transmission.frameTouchesGap, transmission.failedInARow < Self.hopelessFrames else {
             transmission.damaged += 1
+            if transmission.frameTouchesGap { transmission.droppedOut += 1 }
             return
         }
         let carriers = geometry.carrierCount
@@ -191,7 +203,9 @@ extension CableStreamReceiver {
         }
         // A dropout, a jump (an xrun on either side) or a discontinuity moved the stream: the frame is read where its
         // cyclic prefixes show it lies, one sample either side (the prefix's match is coarse by about one).
+        var jumped = false
         if decoded == nil, !transmission.frameSilent, let shift = reacquiredShift(transmission, frame: frame) {
+            jumped = true
             for candidate in [shift, shift - 1, shift + 1] {
                 guard let moved = readShifted(transmission, frame: frame, shift: candidate) else { continue }
                 var shifted = transmission
@@ -210,6 +224,7 @@ extension CableStreamReceiver {
             // (a mute, a dropout) shows nothing of the timing: its lines would lose the next frame too.
             if !transmission.frameDroppedOut { track(&transmission, measured: seen, frame: frame) }
             transmission.damaged += 1
+            if transmission.frameDroppedOut || jumped { transmission.droppedOut += 1 }
             transmission.failedInARow += 1
             return
         }
@@ -254,6 +269,7 @@ extension CableStreamReceiver {
                               damagedFrames: transmission.damaged, truncatedFrames: transmission.truncated,
                               bandSNRdB: transmission.bandSNRdB, messageCRCFailed: intact && header != nil && !whole,
                               intactBytes: transmission.intactBytes, endsBeforeHeader: transmission.endsBeforeHeader,
-                              dataSNRdB: transmission.dataNoise.snrDB, intactPieces: intact ? [] : pieces)
+                              dataSNRdB: transmission.dataNoise.snrDB, intactPieces: intact ? [] : pieces,
+                              droppedOutFrames: transmission.droppedOut, headerLostToDropout: transmission.headerDroppedOut)
     }
 }

@@ -30,16 +30,21 @@ public struct CableSessionReceiver: Sendable {
     public private(set) var lostTransmissions = 0
     /// Segments that arrived in part: their intact frames kept.
     public private(set) var partialTransmissions = 0
+    /// Transmissions lost (whole or in part) since the last answer: to dropouts, to noise.
+    private var dropoutLosses = 0
+    private var noiseLosses = 0
 
     public init(digest: @escaping @Sendable ([UInt8]) -> [UInt8]) { digestOf = digest }
 
-    /// One transmission that ended: its message (nil: lost) and the SNR per band measured on it.
-    public mutating func heard(_ message: CableSessionMessage?, bandSNRdB: [Double]) -> [Action] {
+    /// One transmission that ended: its message (nil: lost) and the SNR per band measured on it;
+    /// `lostToDropout`: a lost one's frames were lost to a dropout (`CableReception.lostOnlyToDropouts`), not noise.
+    public mutating func heard(_ message: CableSessionMessage?, bandSNRdB: [Double], lostToDropout: Bool = false) -> [Action] {
         // A lost transmission's SNR is its training's alone (no frame decoded to show the data's): not reported.
         if message != nil, bandSNRdB.count == CablePlan.bandCount { lastSNRdB = bandSNRdB }
         switch message {
         case nil:
             lostTransmissions += 1
+            countLoss(lostToDropout)
             return []
         case .probe(let id)?:
             if id != followed { follow(id, totalBytes: 0) }
@@ -61,8 +66,9 @@ public struct CableSessionReceiver: Sendable {
     /// segment ends in the file, and the SNR per band measured on it. The parts are kept; what is missing of
     /// the segment is missing from the file (the sender resends only that), and a damaged last segment of a
     /// round still draws the answer.
-    public mutating func heard(parts: [CableSegment], end: Int, bandSNRdB: [Double]) -> [Action] {
+    public mutating func heard(parts: [CableSegment], end: Int, bandSNRdB: [Double], lostToDropout: Bool = false) -> [Action] {
         if bandSNRdB.count == CablePlan.bandCount { lastSNRdB = bandSNRdB }
+        countLoss(lostToDropout)
         guard !parts.isEmpty else {
             lostTransmissions += 1
             return []
@@ -103,9 +109,16 @@ public struct CableSessionReceiver: Sendable {
         digest = nil
     }
 
-    private func answer() -> Action {
+    private mutating func countLoss(_ toDropout: Bool) {
+        if toDropout { dropoutLosses += 1 } else { noiseLosses += 1 }
+    }
+
+    private mutating func answer() -> Action {
+        // A transmission whose sync a dropout hit is never heard: losses unseen are dropouts; noise shows in frames.
+        let dropoutsOnly = noiseLosses == 0
+        (dropoutLosses, noiseLosses) = (0, 0)
         let missing = total == 0 ? [] : (assembler.transferID == nil ? [0..<total] : assembler.missing)
         return .transmit(.acknowledgement(CableAcknowledgement(transferID: followed ?? 0, totalBytes: total, bandSNRdB: lastSNRdB,
-                                                                 missing: missing, digest: digest)))
+                                                                 missing: missing, digest: digest, lossesWereDropouts: dropoutsOnly)))
     }
 }

@@ -45,6 +45,8 @@ public struct CableSessionSender: Sendable {
     static let replanDropDB = 1.0
     /// Rounds in a row that gain no byte, before giving up.
     public var maximumStalledRounds = 4
+    /// Rounds in a row that gain no byte, every loss a dropout, before giving up.
+    public var maximumDroppedRounds = 8
 
     public private(set) var phase = Phase.probing
     public private(set) var plan = CablePlan.fileDefault
@@ -58,6 +60,8 @@ public struct CableSessionSender: Sendable {
     private var polls = 0
     private var deadline: Double?
     private var stalledRounds = 0
+    /// Rounds in a row that gained no byte, every loss a dropout.
+    private var droppedRounds = 0
     /// The SNR per band the plan was chosen for (before the margin).
     private var plannedSNRdB: [Double] = []
     /// Bytes the last answer said were missing.
@@ -130,7 +134,17 @@ public struct CableSessionSender: Sendable {
             }
             polls = 0
             var actions: [Action] = []
-            if missing >= missingBytes {
+            if missing >= missingBytes, answer.lossesWereDropouts {
+                // Lost to dropouts (energy gone, timing jumped), not noise: the same plan again, bounded.
+                droppedRounds += 1
+                guard droppedRounds < maximumDroppedRounds else {
+                    phase = .failed
+                    return [.failed("the receiver lost every segment of \(droppedRounds) rounds in a row to dropouts (the signal gone "
+                                    + "or its timing jumped; it has \(confirmedBytes) of \(file.count) bytes); the path drops out "
+                                    + "more often than a segment lasts")]
+                }
+            } else if missing >= missingBytes {
+                droppedRounds = 0
                 stalledRounds += 1
                 guard stalledRounds < maximumStalledRounds else {
                     phase = .failed
@@ -142,6 +156,7 @@ public struct CableSessionSender: Sendable {
                 actions.append(.usePlan(plan))
             } else {
                 stalledRounds = 0
+                droppedRounds = 0
                 // The answer's SNR (what its last segment's data showed) fell below what the plan was chosen
                 // for: a path that re-times the stream damages more than the probe saw.
                 if zip(answer.bandSNRdB, plannedSNRdB).contains(where: { $0 < $1 - Self.replanDropDB }) {

@@ -66,7 +66,7 @@ struct CableReceiveSession {
             snrSumDB += reception.meanSNRdB
             segments += 1
         }
-        for action in receiver.heard(message, bandSNRdB: reception.planningSNRdB) {
+        for action in receiver.heard(message, bandSNRdB: reception.planningSNRdB, lostToDropout: reception.lostOnlyToDropouts) {
             switch action {
             case .transmit(let answer): outcome.answers.append(answer)
             case .closed: outcome.closed = true
@@ -95,7 +95,8 @@ struct CableReceiveSession {
         snrSumDB += reception.meanSNRdB
         segments += 1
         var outcome = Outcome(inSession: true)
-        for action in receiver.heard(parts: parts, end: end, bandSNRdB: reception.planningSNRdB) {
+        for action in receiver.heard(parts: parts, end: end, bandSNRdB: reception.planningSNRdB,
+                                     lostToDropout: reception.lostOnlyToDropouts) {
             switch action {
             case .transmit(let answer): outcome.answers.append(answer)
             case .closed: outcome.closed = true
