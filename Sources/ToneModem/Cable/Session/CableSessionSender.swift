@@ -58,6 +58,15 @@ public struct CableSessionSender: Sendable {
     /// File bytes one segment carries under `plan`.
     public private(set) var segmentDataBytes = 1
     private var polls = 0
+    /// How long the last answer took after what it answered had left (s); when that left; the first unanswered wait's start.
+    private var answerLatency: Double?
+    private var leftAt: Double?
+    private var unansweredSince: Double?
+    /// The wait under way is the quick one; the quick poll of this wait has gone.
+    private var shortWait = false
+    private var shortPollSpent = false
+    /// The least wait for an answer once one has come (s): a debug-built receiver's decoding lag at a round's end.
+    static let minimumAnswerTimeoutSeconds = 1.5
     private var deadline: Double?
     private var stalledRounds = 0
     /// Rounds in a row that gained no byte, every loss a dropout.
@@ -90,7 +99,16 @@ public struct CableSessionSender: Sendable {
     /// answer is awaited from here, or an answer already heard while sending is taken now.
     public mutating func transmitted(now: Double) -> [Action] {
         if phase == .sending { phase = .waiting }
-        if phase == .waiting || phase == .probing { deadline = now + answerTimeoutSeconds }
+        if phase == .waiting || phase == .probing {
+            // Once an answer has come, the first poll of a wait goes after 3 times as long as it took (at least
+            // `minimumAnswerTimeoutSeconds`), uncounted: a round whose last segment a dropout took draws no answer.
+            let quick = shortPollSpent ? nil
+                : answerLatency.map { min(answerTimeoutSeconds, max(Self.minimumAnswerTimeoutSeconds, 3 * $0)) }
+            shortWait = quick != nil
+            deadline = now + (quick ?? answerTimeoutSeconds)
+            leftAt = now
+            unansweredSince = unansweredSince ?? now
+        }
         guard let early = earlyAnswer else { return [] }
         earlyAnswer = nil
         return heard(.acknowledgement(early), now: now)
@@ -104,6 +122,11 @@ public struct CableSessionSender: Sendable {
     /// answer after a late one), and is dropped.
     public mutating func heard(_ message: CableSessionMessage, now: Double) -> [Action] {
         guard case .acknowledgement(let answer) = message, answer.transferID == transferID else { return [] }
+        if phase == .probing || phase == .waiting, deadline != nil, let leftAt {
+            answerLatency = now - leftAt
+            unansweredSince = nil
+            shortPollSpent = false
+        }
         switch phase {
         case .probing:
             guard deadline != nil else {
@@ -187,10 +210,16 @@ public struct CableSessionSender: Sendable {
     public mutating func tick(now: Double) -> [Action] {
         guard phase == .probing || phase == .waiting, let due = deadline, now >= due else { return [] }
         deadline = nil
+        if shortWait {
+            shortWait = false
+            shortPollSpent = true
+            return [phase == .probing ? .transmit(.probe(transferID: transferID))
+                        : .transmit(.poll(transferID: transferID, totalBytes: file.count))]
+        }
         guard polls < maximumPolls else {
             phase = .failed
-            let waited = Double(maximumPolls + 1) * answerTimeoutSeconds
-            return [.failed(String(format: "no answer from the receiver within %.0f s (%d tries); ", waited, maximumPolls + 1)
+            let waited = answerLatency == nil ? Double(maximumPolls + 1) * answerTimeoutSeconds : now - (unansweredSince ?? now)
+            return [.failed(String(format: "no answer from the receiver within %.0f s (%d tries); ", waited, maximumPolls + 1 + (shortPollSpent ? 1 : 0))
                             + (confirmedBytes > 0 ? "it had \(confirmedBytes) of \(file.count) bytes" : "is a return path connected?"))]
         }
         polls += 1
