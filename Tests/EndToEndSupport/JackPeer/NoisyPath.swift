@@ -20,6 +20,8 @@ public final class NoisyPath: @unchecked Sendable {
     /// Frames passed, and frames muted.
     public private(set) var frames = 0
     public private(set) var mutedFrames = 0
+    /// Frames whose input was not silent (a transmission under way), and the period's input energy over them.
+    public private(set) var activeFrames = 0
 
     /// - Parameters:
     ///   - noiseRMS: the added noise's RMS (full scale 1); 0 for none.
@@ -65,10 +67,16 @@ public final class NoisyPath: @unchecked Sendable {
             frame += 1
         }
         frames += cycle.frames
+        // A period with any input counts whole: transmissions are long, their gaps short.
+        if let input, (0..<cycle.frames).contains(where: { input[$0] != 0 }) { activeFrames += cycle.frames }
     }
 
     /// The noise as added, dB below full scale (RMS).
     public var noiseLevelDBFS: Double { 10 * log10(noiseEnergy / Double(max(1, frames))) }
-    /// The input's level while it passed, dB below full scale (RMS over every frame).
-    public var inputLevelDBFS: Double { 10 * log10(inputEnergy / Double(max(1, frames))) }
+    /// The input's level while a transmission was under way, dB below full scale (RMS over the periods that carried one).
+    public var inputLevelDBFS: Double { 10 * log10(inputEnergy / Double(max(1, activeFrames))) }
+    /// The in-band SNR it made (dB): the input's level against the noise's share in `lowHz`…`highHz` at `sampleRateHz`.
+    public func inBandSNRdB(lowHz: Double, highHz: Double, sampleRateHz: Double) -> Double {
+        inputLevelDBFS - noiseLevelDBFS - 10 * log10((highHz - lowHz) / (sampleRateHz / 2))
+    }
 }

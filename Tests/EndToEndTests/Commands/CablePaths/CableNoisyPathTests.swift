@@ -2,6 +2,7 @@ import EndToEndSupport
 import Foundation
 import Testing
 import ToneJack
+import ToneModem
 import ToneTestSupport
 
 extension JackServerTests {
@@ -48,6 +49,19 @@ extension JackServerTests {
             let muted = try Self.session(count: 200_000, seed: 43, noiseRMS: 0, muteIntervalSeconds: 4)
             #expect(clean.path.mutedFrames == 0 && muted.path.mutedFrames > 0)
             #expect(Self.kbps(muted.line) >= 0.5 * Self.kbps(clean.line), "\(muted.line) against \(clean.line)")
+        }
+    
+        @Test("white noise at -60 dBFS (about 36 dB in-band): the file confirmed; the rate against Shannon's for the band")
+        func noise() throws {
+            let result = try Self.session(count: 200_000, seed: 44, noiseRMS: 1e-3, muteIntervalSeconds: 0)
+            let snrDB = result.path.inBandSNRdB(lowHz: CableGeometry.lowHz, highHz: CableGeometry.highHz, sampleRateHz: 48_000)
+            let shannonKbps = (CableGeometry.highHz - CableGeometry.lowHz) * log2(1 + pow(10, snrDB / 10)) / 1000
+            report(String(format: "NoisyPath at %.1f dB in-band SNR (signal %.1f dBFS, noise %.1f dBFS): %.1f kbit/s net, "
+                          + "%.0f %% of Shannon's %.1f kbit/s", snrDB, result.path.inputLevelDBFS, result.path.noiseLevelDBFS,
+                          Self.kbps(result.line), 100 * Self.kbps(result.line) / shannonKbps, shannonKbps))
+            #expect(snrDB > 30 && snrDB < 42)
+            // Issue 43's goal at 20–60 dB: half of Shannon's rate for the band at the SNR the path made.
+            #expect(Self.kbps(result.line) >= 0.5 * shannonKbps, "\(result.line)")
         }
     }
 }
