@@ -220,7 +220,8 @@ public struct CableSessionSender: Sendable {
             phase = .failed
             let waited = answerLatency == nil ? Double(maximumPolls + 1) * answerTimeoutSeconds : now - (unansweredSince ?? now)
             return [.failed(String(format: "no answer from the receiver within %.0f s (%d tries); ", waited, maximumPolls + 1 + (shortPollSpent ? 1 : 0))
-                            + (confirmedBytes > 0 ? "it had \(confirmedBytes) of \(file.count) bytes" : "is a return path connected?"))]
+                            + (answerLatency != nil ? "it had answered before, with \(confirmedBytes) of \(file.count) bytes"
+                               : "is a return path connected?"))]
         }
         polls += 1
         if phase == .probing { return [.transmit(.probe(transferID: transferID))] }

@@ -29,7 +29,7 @@ extension JackServerTests {
             let sent = try runCommand(["send", "-s", server.name, "-n", "tx", "--connect-out", "path:in", "--connect-in", "rx:out",
                                        "--profile", "cable", "--file", transfer.input], timeoutSeconds: 120)
             peer.close()
-            #expect(sent.status == 0, "send: \(sent.stderr)")
+            #expect(sent.status == 0, "send: \(sent.stderr) RECEIVE: \(transfer.receiver.stderr)")
             #expect(transfer.receiver.exitStatus(timeoutSeconds: 20)?.status == 0, "receive: \(transfer.receiver.stderr)")
             #expect(FileManager.default.contents(atPath: transfer.output).map(Array.init) == transfer.bytes)
             #expect(Session.digest(in: sent.stderr) == (try transfer.digest()))
