@@ -27,6 +27,37 @@ public struct CableReception: Sendable, Equatable {
     /// re-times the stream (zita-njbridge); empty when no frame decoded.
     public var dataSNRdB: [Double] = []
 
+    /// The message bytes of the frames that arrived intact, when the message
+    /// as a whole did not: each frame's payload where it lies in the message,
+    /// its own CRC-32 and sequence number checked (a dropout costs the frames
+    /// it touches; a session keeps the rest). Empty when the message arrived whole.
+    public var intactPieces: [Piece] = []
+
+    /// Of `damagedFrames`, those lost to a dropout rather than noise: a gap
+    /// the input reported, energy gone (a mute), or the timing jumped (the
+    /// cyclic prefixes lay elsewhere). A sender plans again for noise only.
+    public var droppedOutFrames = 0
+
+    /// The header did not decode and its energy, or one training symbol's, had gone (a dropout, not noise).
+    public var headerLostToDropout = false
+
+    /// Whether what was lost of it was lost to a dropout, not noise.
+    public var lostOnlyToDropouts: Bool {
+        guard header != nil else { return headerLostToDropout }
+        return damagedFrames > 0 && droppedOutFrames == damagedFrames && truncatedFrames == 0
+    }
+
+    /// One intact frame's payload and where it lies in the message.
+    public struct Piece: Sendable, Equatable {
+        public let messageOffset: Int
+        public let bytes: [UInt8]
+
+        public init(messageOffset: Int, bytes: [UInt8]) {
+            self.messageOffset = messageOffset
+            self.bytes = bytes
+        }
+    }
+
     /// The SNR per band a sender should plan with: the training's, or the
     /// data's where lower (a probe's frame shows what re-timing costs).
     public var planningSNRdB: [Double] {

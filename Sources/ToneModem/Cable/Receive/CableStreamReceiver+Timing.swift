@@ -77,6 +77,8 @@ extension CableStreamReceiver {
         transmission.bandNoise = bandNoise
         transmission.bandSNRdB = bandNoise.map { -10 * log10($0) }
         transmission.trainingPower = power / Double(max(1, carriers))
+        let powers = [first, second].map { $0.reduce(0) { $0 + $1.magnitudeSquared } }
+        transmission.trainingUneven = (powers.min() ?? 0) < Self.droppedOutPower * (powers.max() ?? 0)
     }
 
     /// Whether frames correct the timing: the training read `minimumTrackingSNRdB` or more. Below, the plans are

@@ -21,10 +21,19 @@ extension CableStreamReceiver {
         var coder: CableDataCoder?
         var frameSymbols: [[Complex]] = []
         var frameTouchesGap = false
+        /// The last frame decoded only with each symbol's own timing taken out (`align`): the next is tried so first.
+        var alignedFirst = false
         var frameSilent = true
+        /// A symbol of the frame carried less than `droppedOutPower` of the training's power: a dropout, not noise.
+        var frameDroppedOut = false
         var silentFrames = 0
+        /// The message's bytes up to the first frame that did not arrive intact.
         var message: [UInt8] = []
+        /// Intact frames after the first that did not.
+        var laterPieces: [CableReception.Piece] = []
         var damaged = 0
+        /// Of the damaged frames, those whose energy went or whose timing jumped (a dropout, not noise).
+        var droppedOut = 0
         var truncated = 0
         var framesRead: Int { damaged + truncated + intactFrames }
         var intactFrames = 0
@@ -33,12 +42,20 @@ extension CableStreamReceiver {
         var failedInARow = 0
         /// The noise on the decoded frames as the timing predicted them (what a re-timing path adds shows here).
         var dataNoise = CableBandNoise()
+        /// The header did not decode and its energy (or one training symbol's) had gone.
+        var headerDroppedOut = false
+        /// The two training symbols' powers differ by more than `droppedOutPower`.
+        var trainingUneven = false
         /// Ended before its header symbol was in.
         var endsBeforeHeader = false
     }
 
     /// Frames of silence after which a transmission counts as cut off.
     static let silentFramesToEnd = 4
+    /// Share of the training's power below which a symbol counts as dropped out: a mute over a sixth of it (the
+    /// 10 ms edge of a 30 ms mute; a frame's measured lines through such a symbol lost the frames after it). Noise
+    /// only adds power.
+    static let droppedOutPower = 0.85
     /// Frames failed in a row after which a transmission's other frames are not decoded.
     static let hopelessFrames = 4
 
@@ -54,7 +71,11 @@ extension CableStreamReceiver {
         let symbol = transmission.nextSymbol
         let range = readRange(transmission, symbol: symbol)
         // Training: both symbols in, and room to read them again at any plausible rate.
-        let needed = symbol == 0 ? readRange(transmission, symbol: 1).upperBound + Self.trainingMargin : range.upperBound
+        var needed = symbol == 0 ? readRange(transmission, symbol: 1).upperBound + Self.trainingMargin : range.upperBound
+        // After a frame that failed, a frame's prefixes may be searched for up to `reacquisitionSpan` later.
+        if transmission.failedInARow > 0, !final, transmission.frameSymbols.count == CablePlan.symbolsPerFrame - 1 {
+            needed += reacquisitionSpan + geometry.prefixSamples
+        }
         guard needed <= streamSamples else {
             if final { end(&transmission, cutOff: true) }
             return final
@@ -65,7 +86,12 @@ extension CableStreamReceiver {
             transmission.nextSymbol = 2
         case 2:
             transmission.nextSymbol += 1
-            guard readHeader(&transmission, spectrum(transmission, symbol: symbol)) else {
+            let values = spectrum(transmission, symbol: symbol)
+            guard readHeader(&transmission, values) else {
+                // Energy gone from the header or from one training symbol: a dropout, not noise.
+                let power = values.reduce(0) { $0 + $1.magnitudeSquared } / Double(max(1, values.count))
+                transmission.headerDroppedOut = transmission.trainingUneven
+                    || power < Self.droppedOutPower * transmission.trainingPower
                 reading = nil
                 finished.append(reception(transmission))
                 discard(before: transmission.start + geometry.chirpSamples)
@@ -78,6 +104,7 @@ extension CableStreamReceiver {
             transmission.frameTouchesGap = transmission.frameTouchesGap || touchesGap(range)
             let power = spectrum.reduce(0) { $0 + $1.magnitudeSquared } / Double(max(1, spectrum.count))
             if power > 0.01 * transmission.trainingPower { transmission.frameSilent = false }
+            if power < Self.droppedOutPower * transmission.trainingPower { transmission.frameDroppedOut = true }
             if transmission.frameSymbols.count == CablePlan.symbolsPerFrame { decodeFrame(&transmission) }
             if let header = transmission.header, transmission.framesRead == header.frameCount {
                 end(&transmission, cutOff: false)
@@ -93,7 +120,8 @@ extension CableStreamReceiver {
         let next = transmission.nextSymbol
         let first = CableGeometry.firstDataSymbol
         let keep = next > first ? next - (next - first) % CablePlan.symbolsPerFrame : next
-        discard(before: readRange(transmission, symbol: keep).lowerBound - geometry.prefixSamples)
+        // Room behind, too, for a frame searched for up to `reacquisitionSpan` earlier.
+        discard(before: readRange(transmission, symbol: keep).lowerBound - geometry.prefixSamples - reacquisitionSpan)
         return true
     }
 
@@ -128,6 +156,7 @@ extension CableStreamReceiver {
             transmission.frameSymbols.removeAll(keepingCapacity: true)
             transmission.frameTouchesGap = false
             transmission.frameSilent = true
+            transmission.frameDroppedOut = false
         }
         transmission.silentFrames = transmission.frameSilent ? transmission.silentFrames + 1 : 0
         guard let header = transmission.header, let coder = transmission.coder else { return }
@@ -137,6 +166,7 @@ extension CableStreamReceiver {
         // and its input ring overflowed under a plan too high for the path).
         guard !transmission.frameTouchesGap, transmission.failedInARow < Self.hopelessFrames else {
             transmission.damaged += 1
+            if transmission.frameTouchesGap { transmission.droppedOut += 1 }
             return
         }
         let carriers = geometry.carrierCount
@@ -153,7 +183,15 @@ extension CableStreamReceiver {
         // they lie, stretched by the rate between them.
         let aligned = align(transmission, symbols: symbols, carrierBits: coder.carrierBits, variances: variances)
         var received = symbols
-        var decoded = payload(aligned.symbols)
+        // On a path that keeps the timing the training found, the symbols as timed decode where the alignment's own
+        // lines (sliced at up to a quarter of a half-distance) cost a 10- or 14-bit plan 40 % of its frames at 9 dB
+        // margin: read as timed first unless the last frame needed the alignment (a re-timing path), then the other way.
+        var decoded: (bytes: [UInt8], payload: ArraySlice<UInt8>)?
+        for useAligned in transmission.alignedFirst ? [true, false] : [false, true] where decoded == nil {
+            guard !useAligned || !aligned.measured.isEmpty else { continue }
+            decoded = payload(useAligned ? aligned.symbols : symbols)
+            if decoded != nil { transmission.alignedFirst = useAligned }
+        }
         // What the symbols showed, unless it lies beyond what slicing can see (a dropout, a burst of noise: a line
         // through nothing).
         let seen = aligned.measured.allSatisfy { abs($0.delay) <= Self.largestBlindCorrection } ? aligned.measured : []
@@ -163,10 +201,30 @@ extension CableStreamReceiver {
             received = again.symbols
             decoded = second
         }
+        // A dropout, a jump (an xrun on either side) or a discontinuity moved the stream: the frame is read where its
+        // cyclic prefixes show it lies, one sample either side (the prefix's match is coarse by about one).
+        var jumped = false
+        if decoded == nil, !transmission.frameSilent, let shift = reacquiredShift(transmission, frame: frame) {
+            jumped = true
+            for candidate in [shift, shift - 1, shift + 1] {
+                guard let moved = readShifted(transmission, frame: frame, shift: candidate) else { continue }
+                var shifted = transmission
+                shifted.timing = moved.timing
+                if let found = payload(align(shifted, symbols: moved.symbols, carrierBits: coder.carrierBits,
+                                             variances: variances).symbols) {
+                    transmission.timing = moved.timing
+                    received = moved.symbols
+                    decoded = found
+                    break
+                }
+            }
+        }
         guard let decoded else {
-            // Still steers the loop: a frame lost to the timing must not lose the next.
-            track(&transmission, measured: seen, frame: frame)
+            // Still steers the loop: a frame lost to the timing must not lose the next. A frame whose energy went
+            // (a mute, a dropout) shows nothing of the timing: its lines would lose the next frame too.
+            if !transmission.frameDroppedOut { track(&transmission, measured: seen, frame: frame) }
             transmission.damaged += 1
+            if transmission.frameDroppedOut || jumped { transmission.droppedOut += 1 }
             transmission.failedInARow += 1
             return
         }
@@ -177,7 +235,11 @@ extension CableStreamReceiver {
             track(&transmission, measured: measure(received: received, sent: sent, variances: variances), frame: frame)
         }
         let parsed = decoded
-        if transmission.damaged + transmission.truncated == 0 { transmission.message += parsed.payload }
+        if transmission.damaged + transmission.truncated == 0 {
+            transmission.message += parsed.payload
+        } else {
+            transmission.laterPieces.append(CableReception.Piece(messageOffset: frame * coder.payloadBytes, bytes: Array(parsed.payload)))
+        }
         transmission.intactFrames += 1
         transmission.intactBytes += parsed.payload.count
     }
@@ -198,10 +260,16 @@ extension CableStreamReceiver {
         let header = transmission.header
         let whole = intact && header.map { transmission.message.count == $0.messageBytes
             && CRC32.checksum(transmission.message) == $0.messageCRC } ?? false
+        var pieces: [CableReception.Piece] = []
+        if !whole, header != nil {
+            if !transmission.message.isEmpty { pieces.append(CableReception.Piece(messageOffset: 0, bytes: transmission.message)) }
+            pieces += transmission.laterPieces
+        }
         return CableReception(message: whole ? transmission.message : nil, header: header, startSample: transmission.start,
                               damagedFrames: transmission.damaged, truncatedFrames: transmission.truncated,
                               bandSNRdB: transmission.bandSNRdB, messageCRCFailed: intact && header != nil && !whole,
                               intactBytes: transmission.intactBytes, endsBeforeHeader: transmission.endsBeforeHeader,
-                              dataSNRdB: transmission.dataNoise.snrDB)
+                              dataSNRdB: transmission.dataNoise.snrDB, intactPieces: intact ? [] : pieces,
+                              droppedOutFrames: transmission.droppedOut, headerLostToDropout: transmission.headerDroppedOut)
     }
 }

@@ -4,7 +4,7 @@
 /// checks against its own before it says the transfer is done.
 ///
 /// Bytes: "TNA1", transfer id (UInt32), file length (UInt64), flags (bit 0:
-/// complete), 16 band SNRs (dB, one byte each, 0–255), 32 digest bytes
+/// complete; bit 1: nothing since the last answer was lost to noise), 16 band SNRs (dB, one byte each, 0–255), 32 digest bytes
 /// (zero until complete), the count of missing ranges (UInt16) and each as
 /// two UInt64 (start, end); at most `maximumRanges`, the first ones.
 public struct CableAcknowledgement: Sendable, Equatable {
@@ -18,10 +18,14 @@ public struct CableAcknowledgement: Sendable, Equatable {
     public let missing: [Range<Int>]
     /// The digest of the whole file as received; nil until it is whole.
     public let digest: [UInt8]?
+    /// No transmission since the receiver's last answer was lost (whole or in part) to noise: what is missing
+    /// went to dropouts (energy gone, timing jumped, a sync never heard); a sender keeps its plan.
+    public let lossesWereDropouts: Bool
 
     public var isComplete: Bool { digest != nil }
 
-    public init(transferID: UInt32, totalBytes: Int, bandSNRdB: [Double], missing: [Range<Int>], digest: [UInt8]?) {
+    public init(transferID: UInt32, totalBytes: Int, bandSNRdB: [Double], missing: [Range<Int>], digest: [UInt8]?,
+                lossesWereDropouts: Bool = false) {
         precondition(bandSNRdB.count == CablePlan.bandCount && (digest?.count ?? Self.digestBytes) == Self.digestBytes)
         self.transferID = transferID
         self.totalBytes = totalBytes
@@ -29,11 +33,12 @@ public struct CableAcknowledgement: Sendable, Equatable {
         self.bandSNRdB = bandSNRdB.map { $0.isFinite ? min(255, max(0, $0.rounded())) : 0 }
         self.missing = Array(missing.prefix(Self.maximumRanges))
         self.digest = digest
+        self.lossesWereDropouts = lossesWereDropouts
     }
 
     public var encoded: [UInt8] {
         var bytes = Self.magic + CableFrameCoder.littleEndian(UInt64(transferID), count: 4)
-            + CableFrameCoder.littleEndian(UInt64(totalBytes), count: 8) + [digest == nil ? 0 : 1]
+            + CableFrameCoder.littleEndian(UInt64(totalBytes), count: 8) + [(digest == nil ? 0 : 1) | (lossesWereDropouts ? 2 : 0)]
         bytes += bandSNRdB.map { UInt8($0) }
         bytes += digest ?? [UInt8](repeating: 0, count: Self.digestBytes)
         bytes += CableFrameCoder.littleEndian(UInt64(missing.count), count: 2)
@@ -47,7 +52,7 @@ public struct CableAcknowledgement: Sendable, Equatable {
     /// nil when `bytes` are not an acknowledgement or do not add up.
     public init?(decoding bytes: [UInt8]) {
         let fixed = 4 + 4 + 8 + 1 + CablePlan.bandCount + Self.digestBytes + 2
-        guard bytes.count >= fixed, Array(bytes[0..<4]) == Self.magic, bytes[16] <= 1 else { return nil }
+        guard bytes.count >= fixed, Array(bytes[0..<4]) == Self.magic, bytes[16] <= 3 else { return nil }
         let total = CableFrameCoder.readLittleEndian(bytes, at: 8, count: 8)
         let count = Int(CableFrameCoder.readLittleEndian(bytes, at: fixed - 2, count: 2))
         guard total < 1 << 48, count <= Self.maximumRanges, bytes.count == fixed + 16 * count else { return nil }
@@ -62,6 +67,7 @@ public struct CableAcknowledgement: Sendable, Equatable {
         let digestStart = 17 + CablePlan.bandCount
         self.init(transferID: UInt32(CableFrameCoder.readLittleEndian(bytes, at: 4, count: 4)), totalBytes: Int(total),
                   bandSNRdB: snr, missing: missing,
-                  digest: bytes[16] == 1 ? Array(bytes[digestStart..<(digestStart + Self.digestBytes)]) : nil)
+                  digest: bytes[16] & 1 == 1 ? Array(bytes[digestStart..<(digestStart + Self.digestBytes)]) : nil,
+                  lossesWereDropouts: bytes[16] & 2 == 2)
     }
 }

@@ -28,16 +28,23 @@ public struct CableSessionReceiver: Sendable {
     private var lastSNRdB = [Double](repeating: 0, count: CablePlan.bandCount)
     /// Transmissions heard that could not be used (damaged, cut off, another transfer's).
     public private(set) var lostTransmissions = 0
+    /// Segments that arrived in part: their intact frames kept.
+    public private(set) var partialTransmissions = 0
+    /// Transmissions lost (whole or in part) since the last answer: to dropouts, to noise.
+    private var dropoutLosses = 0
+    private var noiseLosses = 0
 
     public init(digest: @escaping @Sendable ([UInt8]) -> [UInt8]) { digestOf = digest }
 
-    /// One transmission that ended: its message (nil: lost) and the SNR per band measured on it.
-    public mutating func heard(_ message: CableSessionMessage?, bandSNRdB: [Double]) -> [Action] {
+    /// One transmission that ended: its message (nil: lost) and the SNR per band measured on it;
+    /// `lostToDropout`: a lost one's frames were lost to a dropout (`CableReception.lostOnlyToDropouts`), not noise.
+    public mutating func heard(_ message: CableSessionMessage?, bandSNRdB: [Double], lostToDropout: Bool = false) -> [Action] {
         // A lost transmission's SNR is its training's alone (no frame decoded to show the data's): not reported.
         if message != nil, bandSNRdB.count == CablePlan.bandCount { lastSNRdB = bandSNRdB }
         switch message {
         case nil:
             lostTransmissions += 1
+            countLoss(lostToDropout)
             return []
         case .probe(let id)?:
             if id != followed { follow(id, totalBytes: 0) }
@@ -47,28 +54,51 @@ public struct CableSessionReceiver: Sendable {
             if total == 0 { total = totalBytes }
             return [answer()]
         case .segment(let segment)?:
-            if followed == nil || (segment.transferID == followed && total == 0) {
-                if segment.transferID != followed { follow(segment.transferID, totalBytes: segment.totalBytes) }
-                total = segment.totalBytes
-            }
-            guard segment.transferID == followed, segment.totalBytes == total else {
-                lostTransmissions += 1
-                return []
-            }
-            var actions: [Action] = []
-            if case .added(complete: true) = assembler.take(segment), !delivered, let file = assembler.file {
-                delivered = true
-                digest = digestOf(file)
-                actions.append(.delivered(file))
-            }
-            // The round's last segment (or the file whole): answer what is still missing.
-            if delivered || segment.offset + segment.data.count == total { actions.append(answer()) }
-            return actions
+            return take([segment], end: segment.offset + segment.data.count)
         case .finished(let id)?:
             return id == followed && delivered ? [.closed] : []
         case .acknowledgement?:
             return []
         }
+    }
+
+    /// A segment that did not arrive whole: its intact parts (`CableSegment.parts(of:)`), where the whole
+    /// segment ends in the file, and the SNR per band measured on it. The parts are kept; what is missing of
+    /// the segment is missing from the file (the sender resends only that), and a damaged last segment of a
+    /// round still draws the answer.
+    public mutating func heard(parts: [CableSegment], end: Int, bandSNRdB: [Double], lostToDropout: Bool = false) -> [Action] {
+        if bandSNRdB.count == CablePlan.bandCount { lastSNRdB = bandSNRdB }
+        countLoss(lostToDropout)
+        guard !parts.isEmpty else {
+            lostTransmissions += 1
+            return []
+        }
+        partialTransmissions += 1
+        return take(parts, end: end)
+    }
+
+    /// Segments (whole, or the parts of one) ending the segment at file byte `end`.
+    private mutating func take(_ segments: [CableSegment], end: Int) -> [Action] {
+        guard let first = segments.first else { return [] }
+        if followed == nil || (first.transferID == followed && total == 0) {
+            if first.transferID != followed { follow(first.transferID, totalBytes: first.totalBytes) }
+            total = first.totalBytes
+        }
+        guard first.transferID == followed, first.totalBytes == total else {
+            lostTransmissions += 1
+            return []
+        }
+        var actions: [Action] = []
+        for segment in segments {
+            if case .added(complete: true) = assembler.take(segment), !delivered, let file = assembler.file {
+                delivered = true
+                digest = digestOf(file)
+                actions.append(.delivered(file))
+            }
+        }
+        // The round's last segment (or the file whole): answer what is still missing.
+        if delivered || end == total { actions.append(answer()) }
+        return actions
     }
 
     private mutating func follow(_ id: UInt32, totalBytes: Int) {
@@ -79,9 +109,16 @@ public struct CableSessionReceiver: Sendable {
         digest = nil
     }
 
-    private func answer() -> Action {
+    private mutating func countLoss(_ toDropout: Bool) {
+        if toDropout { dropoutLosses += 1 } else { noiseLosses += 1 }
+    }
+
+    private mutating func answer() -> Action {
+        // A transmission whose sync a dropout hit is never heard: losses unseen are dropouts; noise shows in frames.
+        let dropoutsOnly = noiseLosses == 0
+        (dropoutLosses, noiseLosses) = (0, 0)
         let missing = total == 0 ? [] : (assembler.transferID == nil ? [0..<total] : assembler.missing)
         return .transmit(.acknowledgement(CableAcknowledgement(transferID: followed ?? 0, totalBytes: total, bandSNRdB: lastSNRdB,
-                                                                 missing: missing, digest: digest)))
+                                                                 missing: missing, digest: digest, lossesWereDropouts: dropoutsOnly)))
     }
 }

@@ -45,6 +45,8 @@ public struct CableSessionSender: Sendable {
     static let replanDropDB = 1.0
     /// Rounds in a row that gain no byte, before giving up.
     public var maximumStalledRounds = 4
+    /// Rounds in a row that gain no byte, every loss a dropout, before giving up.
+    public var maximumDroppedRounds = 8
 
     public private(set) var phase = Phase.probing
     public private(set) var plan = CablePlan.fileDefault
@@ -56,8 +58,19 @@ public struct CableSessionSender: Sendable {
     /// File bytes one segment carries under `plan`.
     public private(set) var segmentDataBytes = 1
     private var polls = 0
+    /// How long the last answer took after what it answered had left (s); when that left; the first unanswered wait's start.
+    private var answerLatency: Double?
+    private var leftAt: Double?
+    private var unansweredSince: Double?
+    /// The wait under way is the quick one; the quick poll of this wait has gone.
+    private var shortWait = false
+    private var shortPollSpent = false
+    /// The least wait for an answer once one has come (s): a debug-built receiver's decoding lag at a round's end.
+    static let minimumAnswerTimeoutSeconds = 1.5
     private var deadline: Double?
     private var stalledRounds = 0
+    /// Rounds in a row that gained no byte, every loss a dropout.
+    private var droppedRounds = 0
     /// The SNR per band the plan was chosen for (before the margin).
     private var plannedSNRdB: [Double] = []
     /// Bytes the last answer said were missing.
@@ -86,7 +99,16 @@ public struct CableSessionSender: Sendable {
     /// answer is awaited from here, or an answer already heard while sending is taken now.
     public mutating func transmitted(now: Double) -> [Action] {
         if phase == .sending { phase = .waiting }
-        if phase == .waiting || phase == .probing { deadline = now + answerTimeoutSeconds }
+        if phase == .waiting || phase == .probing {
+            // Once an answer has come, the first poll of a wait goes after 3 times as long as it took (at least
+            // `minimumAnswerTimeoutSeconds`), uncounted: a round whose last segment a dropout took draws no answer.
+            let quick = shortPollSpent ? nil
+                : answerLatency.map { min(answerTimeoutSeconds, max(Self.minimumAnswerTimeoutSeconds, 3 * $0)) }
+            shortWait = quick != nil
+            deadline = now + (quick ?? answerTimeoutSeconds)
+            leftAt = now
+            unansweredSince = unansweredSince ?? now
+        }
         guard let early = earlyAnswer else { return [] }
         earlyAnswer = nil
         return heard(.acknowledgement(early), now: now)
@@ -100,6 +122,11 @@ public struct CableSessionSender: Sendable {
     /// answer after a late one), and is dropped.
     public mutating func heard(_ message: CableSessionMessage, now: Double) -> [Action] {
         guard case .acknowledgement(let answer) = message, answer.transferID == transferID else { return [] }
+        if phase == .probing || phase == .waiting, deadline != nil, let leftAt {
+            answerLatency = now - leftAt
+            unansweredSince = nil
+            shortPollSpent = false
+        }
         switch phase {
         case .probing:
             guard deadline != nil else {
@@ -130,7 +157,17 @@ public struct CableSessionSender: Sendable {
             }
             polls = 0
             var actions: [Action] = []
-            if missing >= missingBytes {
+            if missing >= missingBytes, answer.lossesWereDropouts {
+                // Lost to dropouts (energy gone, timing jumped), not noise: the same plan again, bounded.
+                droppedRounds += 1
+                guard droppedRounds < maximumDroppedRounds else {
+                    phase = .failed
+                    return [.failed("the receiver lost every segment of \(droppedRounds) rounds in a row to dropouts (the signal gone "
+                                    + "or its timing jumped; it has \(confirmedBytes) of \(file.count) bytes); the path drops out "
+                                    + "more often than a segment lasts")]
+                }
+            } else if missing >= missingBytes {
+                droppedRounds = 0
                 stalledRounds += 1
                 guard stalledRounds < maximumStalledRounds else {
                     phase = .failed
@@ -142,6 +179,7 @@ public struct CableSessionSender: Sendable {
                 actions.append(.usePlan(plan))
             } else {
                 stalledRounds = 0
+                droppedRounds = 0
                 // The answer's SNR (what its last segment's data showed) fell below what the plan was chosen
                 // for: a path that re-times the stream damages more than the probe saw.
                 if zip(answer.bandSNRdB, plannedSNRdB).contains(where: { $0 < $1 - Self.replanDropDB }) {
@@ -172,11 +210,18 @@ public struct CableSessionSender: Sendable {
     public mutating func tick(now: Double) -> [Action] {
         guard phase == .probing || phase == .waiting, let due = deadline, now >= due else { return [] }
         deadline = nil
+        if shortWait {
+            shortWait = false
+            shortPollSpent = true
+            return [phase == .probing ? .transmit(.probe(transferID: transferID))
+                        : .transmit(.poll(transferID: transferID, totalBytes: file.count))]
+        }
         guard polls < maximumPolls else {
             phase = .failed
-            let waited = Double(maximumPolls + 1) * answerTimeoutSeconds
-            return [.failed(String(format: "no answer from the receiver within %.0f s (%d tries); ", waited, maximumPolls + 1)
-                            + (confirmedBytes > 0 ? "it had \(confirmedBytes) of \(file.count) bytes" : "is a return path connected?"))]
+            let waited = answerLatency == nil ? Double(maximumPolls + 1) * answerTimeoutSeconds : now - (unansweredSince ?? now)
+            return [.failed(String(format: "no answer from the receiver within %.0f s (%d tries); ", waited, maximumPolls + 1 + (shortPollSpent ? 1 : 0))
+                            + (answerLatency != nil ? "it had answered before, with \(confirmedBytes) of \(file.count) bytes"
+                               : "is a return path connected?"))]
         }
         polls += 1
         if phase == .probing { return [.transmit(.probe(transferID: transferID))] }

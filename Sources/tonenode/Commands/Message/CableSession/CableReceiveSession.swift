@@ -52,6 +52,9 @@ struct CableReceiveSession {
         case .acknowledgement?:
             return Outcome()
         case nil where reception.message == nil && session != nil && !deliveredFile:
+            if let damaged = CableSegment.parts(of: reception), damaged.parts.first?.transferID == session {
+                return takeParts(damaged.parts, end: damaged.end, of: reception, timeSeconds: timeSeconds)
+            }
             progress.say(String(format: "%.3f s: ", timeSeconds) + reception.summary
                          + " (\(receiver.lostTransmissions + 1) lost so far; the sender resends)")
         default:
@@ -63,7 +66,7 @@ struct CableReceiveSession {
             snrSumDB += reception.meanSNRdB
             segments += 1
         }
-        for action in receiver.heard(message, bandSNRdB: reception.planningSNRdB) {
+        for action in receiver.heard(message, bandSNRdB: reception.planningSNRdB, lostToDropout: reception.lostOnlyToDropouts) {
             switch action {
             case .transmit(let answer): outcome.answers.append(answer)
             case .closed: outcome.closed = true
@@ -77,6 +80,28 @@ struct CableReceiveSession {
             progress.update(String(format: "cable session: received %d of %d bytes (%.0f %%), %d segment(s), %d lost",
                                    received, total, 100 * Double(received) / Double(max(1, total)), segments,
                                    receiver.lostTransmissions), nowSeconds: timeSeconds)
+        }
+        return outcome
+    }
+
+    /// A segment of the session that arrived in part: its intact frames kept, one line.
+    private mutating func takeParts(_ parts: [CableSegment], end: Int, of reception: CableReception,
+                                    timeSeconds: Double) -> Outcome {
+        let kept = parts.reduce(0) { $0 + $1.data.count }
+        let frames = reception.header?.frameCount ?? 0
+        progress.say(String(format: "%.3f s: ", timeSeconds) + "cable: \(reception.damagedFrames + reception.truncatedFrames) of "
+                     + "\(frames) frame(s) of a segment missing; its intact frames' \(kept) bytes kept (the sender resends the rest)")
+        startSeconds = startSeconds ?? timeSeconds
+        snrSumDB += reception.meanSNRdB
+        segments += 1
+        var outcome = Outcome(inSession: true)
+        for action in receiver.heard(parts: parts, end: end, bandSNRdB: reception.planningSNRdB,
+                                     lostToDropout: reception.lostOnlyToDropouts) {
+            switch action {
+            case .transmit(let answer): outcome.answers.append(answer)
+            case .closed: outcome.closed = true
+            case .delivered(let file): outcome.delivery = delivery(file, timeSeconds: timeSeconds)
+            }
         }
         return outcome
     }
