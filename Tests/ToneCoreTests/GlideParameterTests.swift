@@ -41,13 +41,7 @@ struct GlideParameterTests {
 
     @Test("a session keeps it; a file without the key (an older version's) keeps the default")
     func session() throws {
-        var settings = NodeSettings()
-        settings.glideSeconds = 0.5
-        let data = try SessionSettings(settings).encoded()
-        #expect(String(decoding: data, as: UTF8.self).contains(#""glideSeconds" : 0.5"#))
-        #expect(try SessionSettings.decode(data).glideSeconds == 0.5)
-        let older = #"{"frequencyHz":1000,"levelDBFS":-18,"muted":false,"fftSize":4096,"hopFrames":512,"lowHz":20,"snrMinDB":-20,"maxTones":1,"a4Hz":440,"channels":1}"#
-        #expect(try SessionSettings.decode(Data(older.utf8)).glideSeconds == ToneGenerator.defaultRampSeconds)
+        try expectSessionKey(\.glideSeconds, "glideSeconds", value: 0.5, defaultValue: ToneGenerator.defaultRampSeconds)
     }
 
     @Test("the settings' one check refuses it out of range, naming it per door")

@@ -9,13 +9,7 @@ import ToneDSP
 struct SteadyParameterTests {
     @Test("a session keeps it; a file without the key (an older version's) keeps the default")
     func session() throws {
-        var settings = NodeSettings()
-        settings.steadySpanSeconds = 0
-        let data = try SessionSettings(settings).encoded()
-        #expect(String(decoding: data, as: UTF8.self).contains(#""steadySpanSeconds" : 0"#))
-        #expect(try SessionSettings.decode(data).steadySpanSeconds == 0)
-        let older = #"{"frequencyHz":1000,"levelDBFS":-18,"muted":false,"fftSize":4096,"hopFrames":512,"lowHz":20,"snrMinDB":-20,"maxTones":1,"a4Hz":440,"channels":1}"#
-        #expect(try SessionSettings.decode(Data(older.utf8)).steadySpanSeconds == SteadySpan.defaultMaxSeconds)
+        try expectSessionKey(\.steadySpanSeconds, "steadySpanSeconds", value: 0, defaultValue: SteadySpan.defaultMaxSeconds)
     }
 
     @Test("the settings' one check refuses it out of range, naming it per door")
