@@ -1,6 +1,16 @@
-// MARK: - The noise floor and the first partial
+// MARK: - When the steps stop, the noise floor and the first partial
 
 extension HarmonicRefiner {
+    /// `refine` stops once a Newton step moved the fundamental less than
+    /// this many bins over the harmonics counted (1e-3 bin over 8: 1.25e-4).
+    /// The next step is then of the order of the square of this one times
+    /// the harmonics: below the single-precision sums' own scatter, which
+    /// moves a reading by up to 1e-4 cent whatever the steps. A tracked
+    /// window (a held note) starts that close and so costs one or two
+    /// evaluations of the harmonic sums instead of three: on pitch-bench's
+    /// plucks readings moved by at most 3e-4 cent, CPU 0.58 → 0.33 s.
+    static let convergedStepBins = 1e-3
+
     /// A harmonic counts in the Newton step only if its |S0|² reaches this
     /// many times the noise's expected |S0|² (10 dB): a harmonic that is
     /// only noise adds h²-weighted noise to the step and nothing to the

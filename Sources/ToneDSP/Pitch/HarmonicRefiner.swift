@@ -130,10 +130,11 @@ final class HarmonicRefiner {
     ///   - frame: `frameSize` samples, mean removed (single precision, as the sums are).
     ///   - omega: start, in radians per sample, close enough that each used harmonic is within its main lobe.
     ///   - harmonicLimit: use harmonics `h` with `h·ω` below this (radians per sample).
-    ///   - iterations: Newton steps; one suffices from an NSDF start on a clean sound (quadratic
-    ///     convergence); `PitchDetector` takes three, which noise needs.
+    ///   - iterations: Newton steps at most; one suffices from an NSDF start on a clean sound (quadratic
+    ///     convergence); `PitchDetector` takes three, which noise needs. Fewer when one is converged
+    ///     (`convergedStepBins`; 0 takes every step).
     func refine(_ frame: UnsafePointer<Float>, omega start: Double, harmonicLimit: Double,
-                iterations: Int = 1) -> Result {
+                iterations: Int = 1, convergedStepBins: Double = HarmonicRefiner.convergedStepBins) -> Result {
         let w = frameSize
         // Partials this many bins apart: with ≥ 6, Blackman–Harris's main
         // lobes (±4 bins) stay clear of the neighbours and of the negative-
@@ -281,6 +282,7 @@ final class HarmonicRefiner {
             // period) lost 0.1 % of a sine's power there: 0.005 dB of level,
             // and an SNR of 30 dB.
             power += first * step + 0.5 * second * step * step
+            if abs(step) * Double(w * harmonics) <= convergedStepBins * 2 * Double.pi { break }
         }
         let lone = isLone(noiseFloor: noiseFloor, harmonics: harmonics)
         if useBlackmanHarris {
