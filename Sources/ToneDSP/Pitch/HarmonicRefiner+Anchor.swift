@@ -67,17 +67,24 @@ extension HarmonicRefiner {
         return true
     }
 
-    func anchoredOnFirstPartial(_ omega: Double, noiseFloor: Double,
+    ///
+    /// `evaluatedAt`: where the last evaluation's sums were taken when the
+    /// fit converged there (its step below `convergedStepBins`): the Newton
+    /// step on the first partial starts from there, with the sums it has,
+    /// instead of evaluating the first partial again at `omega`; a start that
+    /// much closer or further changes the step's landing by far less than it.
+    func anchoredOnFirstPartial(_ omega: Double, evaluatedAt: Double? = nil, noiseFloor: Double,
                                 harmonics: Int) -> Double {
         var total = 0.0
         for k in 0..<harmonics { total += sums[k].power }
         let limit = Self.anchorStepMaxBins * 2 * Double.pi / Double(frameSize)
         if isLone(noiseFloor: noiseFloor, harmonics: harmonics) { return omega }
-        _ = evaluate(omega: omega, harmonics: 1)
+        if evaluatedAt == nil { _ = evaluate(omega: omega, harmonics: 1) }
+        let start = evaluatedAt ?? omega
         let anchorFloor = noiseFloor * Self.anchorNoiseRatio / Self.harmonicNoiseRatio
         guard sums[0].power > 0, sums[0].power >= anchorFloor, sums[0].power >= Self.anchorShareMin * total,
-              let step = firstPartialStep(), abs(step) <= limit else { return omega }
-        return omega + step
+              let step = firstPartialStep(), abs(start + step - omega) <= limit else { return omega }
+        return start + step
     }
 
     /// The Newton step on |X(ω)|² of the first partial alone (the last

@@ -200,7 +200,7 @@ final class HarmonicRefiner {
         var omega = start
         var harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
         var power = 0.0, fundamentalShare = 0.0, imageFree = 1.0
-        var noiseFloor = 0.0
+        var noiseFloor = 0.0, converged: Double?    // converged: where the last evaluation was, if its step was below the tolerance
         for _ in 0..<iterations {
             harmonics = evaluate(omega: omega, harmonics: harmonics)
             noiseFloor = self.noiseFloor(harmonics: harmonics, windowedPower: windowedPower, sumWindow: sumWindow,
@@ -282,11 +282,11 @@ final class HarmonicRefiner {
             // period) lost 0.1 % of a sine's power there: 0.005 dB of level,
             // and an SNR of 30 dB.
             power += first * step + 0.5 * second * step * step
-            if abs(step) * Double(w * harmonics) <= convergedStepBins * 2 * Double.pi { break }
+            if abs(step) * Double(w * harmonics) <= convergedStepBins * 2 * Double.pi { converged = omega - step; break }
         }
         let lone = isLone(noiseFloor: noiseFloor, harmonics: harmonics)
         if useBlackmanHarris {
-            omega = anchoredOnFirstPartial(omega, noiseFloor: noiseFloor, harmonics: harmonics)
+            omega = anchoredOnFirstPartial(omega, evaluatedAt: converged, noiseFloor: noiseFloor, harmonics: harmonics)
         }
         // |X|² of a sine of amplitude A is (A·Σw/2)²; A²/2 per harmonic.
         return Result(omega: omega, harmonicPower: power * imageFree * 2 / (sumWindow * sumWindow),
