@@ -35,6 +35,7 @@ extension HarmonicRefiner {
     /// in one pass (and loses S1 and S2 if it turns out quiet). The guess
     /// picks the cheaper path for a steady sound and never the result.
     func evaluate(omega: Double, harmonics: Int) -> Int {
+        evaluations += 1
         // Harmonic h's angles are h times the fundamental's: libm for the
         // fundamental only, a double-precision rotation per further harmonic
         // (≤ 7 of them: an error of a few 1e-16, far below the phasors' single precision).

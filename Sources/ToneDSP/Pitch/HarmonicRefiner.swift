@@ -58,6 +58,8 @@ final class HarmonicRefiner {
     /// what `refine` reads right after it, and the next evaluation's guess of
     /// the path that costs least, never of the result.
     let isLoud: UnsafeMutablePointer<Bool>
+    /// Evaluations of the harmonic sums so far, each a pass over the folded frame (tests read it).
+    var evaluations = 0
 
     init(frameSize: Int, maxHarmonics: Int) {
         self.frameSize = frameSize
