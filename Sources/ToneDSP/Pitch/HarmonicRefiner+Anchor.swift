@@ -100,3 +100,26 @@ extension HarmonicRefiner {
         return second < 0 ? -first / second : nil
     }
 }
+
+// MARK: - The result
+
+extension HarmonicRefiner {
+    /// Result of a refinement: the fundamental and the power the harmonics carry.
+    struct Result {
+        var omega: Double
+        /// Σₕ |X(hω)|² normalised to the mean power of the harmonics in the frame (sum of A²/2).
+        var harmonicPower: Double
+        /// The frame's mean power under the same window (Σ(w·x)² / Σw²): what
+        /// `harmonicPower` is a part of. The plain mean of x² is not: over a
+        /// window that holds a fraction of a cycle more or less, a clean
+        /// sine's reads up to about 1e-3 of its power off, which an SNR then
+        /// took for noise.
+        var windowedPower: Double
+        var harmonics: Int
+        /// The fundamental's share of the harmonics' power (at the start ω).
+        var fundamentalShare: Double
+        /// Whether the fundamental alone stands out of the noise (see `isLone`):
+        /// a sine in noise, for `PitchDetector`'s least-squares fit.
+        var isLone = false
+    }
+}

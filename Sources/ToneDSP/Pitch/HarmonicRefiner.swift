@@ -58,6 +58,8 @@ final class HarmonicRefiner {
     /// what `refine` reads right after it, and the next evaluation's guess of
     /// the path that costs least, never of the result.
     let isLoud: UnsafeMutablePointer<Bool>
+    /// Per harmonic, whether it was under the last noise floor, and its S1 and S2 left to do (`completeDerivatives`).
+    let deferred: UnsafeMutablePointer<DeferredDerivatives>
     /// Evaluations of the harmonic sums so far, each a pass over the folded frame (tests read it).
     var evaluations = 0
 
@@ -91,6 +93,8 @@ final class HarmonicRefiner {
         sums.initialize(repeating: HarmonicSums(), count: maxHarmonics)
         isLoud = .allocate(capacity: maxHarmonics)
         isLoud.initialize(repeating: true, count: maxHarmonics)
+        deferred = .allocate(capacity: maxHarmonics)
+        deferred.initialize(repeating: DeferredDerivatives(), count: maxHarmonics)
         loudOrders = .allocate(capacity: maxHarmonics)
         loudSums = .allocate(capacity: 6 * maxHarmonics)
         fitScratch = .allocate(capacity: (maxHarmonics + 1) * (maxHarmonics + 2))
@@ -103,29 +107,11 @@ final class HarmonicRefiner {
         UnsafeMutableRawPointer(folded).deallocate()
         sums.deallocate()
         isLoud.deallocate()
+        deferred.deallocate()
         loudOrders.deallocate()
         loudSums.deallocate()
         fitScratch.deallocate()
         transforms.deallocate()
-    }
-
-    /// Result of a refinement: the fundamental and the power the harmonics carry.
-    struct Result {
-        var omega: Double
-        /// Σₕ |X(hω)|² normalised to the mean power of the harmonics in the frame (sum of A²/2).
-        var harmonicPower: Double
-        /// The frame's mean power under the same window (Σ(w·x)² / Σw²): what
-        /// `harmonicPower` is a part of. The plain mean of x² is not: over a
-        /// window that holds a fraction of a cycle more or less, a clean
-        /// sine's reads up to about 1e-3 of its power off, which an SNR then
-        /// took for noise.
-        var windowedPower: Double
-        var harmonics: Int
-        /// The fundamental's share of the harmonics' power (at the start ω).
-        var fundamentalShare: Double
-        /// Whether the fundamental alone stands out of the noise (see `isLone`):
-        /// a sine in noise, for `PitchDetector`'s least-squares fit.
-        var isLone = false
     }
 
     /// - Parameters:
@@ -213,18 +199,20 @@ final class HarmonicRefiner {
             for k in 0..<harmonics {
                 let h = Double(k + 1)
                 // X = S0, X' = −i·S1, X'' = −S2 (derivatives in ω at h·ω).
+                plainPower += sums[k].power
+                // A quiet harmonic, or one that does not stand out of the
+                // noise (`noiseFloor`): its power, nothing for the step.
+                deferred[k].belowFloor = !(isLoud[k] && (k == 0 || sums[k].power >= noiseFloor))
+                guard !deferred[k].belowFloor else {
+                    power += sums[k].power
+                    corrected += sums[k].power
+                    continue
+                }
+                completeDerivatives(k)
                 let sum = sums[k]
                 let xr = sum.s0r, xi = sum.s0i            // S0 (re, im)
                 let dr = sum.s1i, di = -sum.s1r           // X' = −i(S1r + i S1i) = S1i − i S1r
                 let sr = -sum.s2r, si = -sum.s2i          // X''
-                plainPower += sum.power
-                // A quiet harmonic, or one that does not stand out of the
-                // noise (`noiseFloor`): its power, nothing for the step.
-                guard isLoud[k], k == 0 || sum.power >= noiseFloor else {
-                    power += sum.power
-                    corrected += sum.power
-                    continue
-                }
                 // The partial's own power. A real partial's S0 carries its
                 // negative-frequency image, A/2·(e^{iφ}·W(0) + e^{−iφ}·W(2hω)),
                 // W the window's transform (real: the window is symmetric
