@@ -15,6 +15,25 @@ extension HarmonicRefiner {
         var power: Double { s0r * s0r + s0i * s0i }
     }
 
+    /// A harmonic's S1 and S2 put off: under the last noise floor, it
+    /// likely stays under it, and then the step does not read them.
+    struct DeferredDerivatives {
+        /// Whether the harmonic was under the noise floor at the last evaluation `refine` read.
+        var belowFloor = false
+        /// The harmonic's angles when its S1 and S2 are still to be summed, else nil.
+        var angles: Angles?
+    }
+
+    /// Sums harmonic `k`'s S1 and S2 if `evaluate` put them off: the same
+    /// sums, so the same values, as summing them with its S0.
+    func completeDerivatives(_ k: Int) {
+        guard let angles = deferred[k].angles else { return }
+        var derivatives = DerivativeSums()
+        accumulate(angles, into: &derivatives)
+        (sums[k].s1r, sums[k].s1i, sums[k].s2r, sums[k].s2i) = derivatives.result
+        deferred[k].angles = nil
+    }
+
     /// −60 dB: below this share of the power, further harmonics are not evaluated.
     static let quietFraction = 1e-6
 
@@ -35,6 +54,7 @@ extension HarmonicRefiner {
     /// in one pass (and loses S1 and S2 if it turns out quiet). The guess
     /// picks the cheaper path for a steady sound and never the result.
     func evaluate(omega: Double, harmonics: Int) -> Int {
+        evaluations += 1
         // Harmonic h's angles are h times the fundamental's: libm for the
         // fundamental only, a double-precision rotation per further harmonic
         // (≤ 7 of them: an error of a few 1e-16, far below the phasors' single precision).
@@ -47,7 +67,8 @@ extension HarmonicRefiner {
             for k in first..<(first + count) {
                 if k > 0 { angles.rotate(by: fundamental) }
                 var sum: HarmonicSums
-                if k == 0 || isLoud[k] {
+                deferred[k].angles = nil
+                if k == 0 || (isLoud[k] && !deferred[k].belowFloor) {
                     var all = AllSums()
                     accumulate(angles, into: &all)
                     sum = all.result
@@ -57,7 +78,11 @@ extension HarmonicRefiner {
                     sum = power.result
                 }
                 let loud = k == 0 || sum.power >= Self.quietFraction * found
-                if loud && !(k == 0 || isLoud[k]) {
+                if loud && k > 0 && isLoud[k] && deferred[k].belowFloor {
+                    // Loud but under the last noise floor: S1 and S2 when `refine` finds it over this one.
+                    deferred[k].angles = angles
+                    (sum.s1r, sum.s1i, sum.s2r, sum.s2i) = (0, 0, 0, 0)
+                } else if loud && !(k == 0 || isLoud[k]) {
                     var derivatives = DerivativeSums()
                     accumulate(angles, into: &derivatives)
                     (sum.s1r, sum.s1i, sum.s2r, sum.s2i) = derivatives.result

@@ -58,6 +58,10 @@ final class HarmonicRefiner {
     /// what `refine` reads right after it, and the next evaluation's guess of
     /// the path that costs least, never of the result.
     let isLoud: UnsafeMutablePointer<Bool>
+    /// Per harmonic, whether it was under the last noise floor, and its S1 and S2 left to do (`completeDerivatives`).
+    let deferred: UnsafeMutablePointer<DeferredDerivatives>
+    /// Evaluations of the harmonic sums so far, each a pass over the folded frame (tests read it).
+    var evaluations = 0
 
     init(frameSize: Int, maxHarmonics: Int) {
         self.frameSize = frameSize
@@ -89,6 +93,8 @@ final class HarmonicRefiner {
         sums.initialize(repeating: HarmonicSums(), count: maxHarmonics)
         isLoud = .allocate(capacity: maxHarmonics)
         isLoud.initialize(repeating: true, count: maxHarmonics)
+        deferred = .allocate(capacity: maxHarmonics)
+        deferred.initialize(repeating: DeferredDerivatives(), count: maxHarmonics)
         loudOrders = .allocate(capacity: maxHarmonics)
         loudSums = .allocate(capacity: 6 * maxHarmonics)
         fitScratch = .allocate(capacity: (maxHarmonics + 1) * (maxHarmonics + 2))
@@ -101,39 +107,22 @@ final class HarmonicRefiner {
         UnsafeMutableRawPointer(folded).deallocate()
         sums.deallocate()
         isLoud.deallocate()
+        deferred.deallocate()
         loudOrders.deallocate()
         loudSums.deallocate()
         fitScratch.deallocate()
         transforms.deallocate()
     }
 
-    /// Result of a refinement: the fundamental and the power the harmonics carry.
-    struct Result {
-        var omega: Double
-        /// Σₕ |X(hω)|² normalised to the mean power of the harmonics in the frame (sum of A²/2).
-        var harmonicPower: Double
-        /// The frame's mean power under the same window (Σ(w·x)² / Σw²): what
-        /// `harmonicPower` is a part of. The plain mean of x² is not: over a
-        /// window that holds a fraction of a cycle more or less, a clean
-        /// sine's reads up to about 1e-3 of its power off, which an SNR then
-        /// took for noise.
-        var windowedPower: Double
-        var harmonics: Int
-        /// The fundamental's share of the harmonics' power (at the start ω).
-        var fundamentalShare: Double
-        /// Whether the fundamental alone stands out of the noise (see `isLone`):
-        /// a sine in noise, for `PitchDetector`'s least-squares fit.
-        var isLone = false
-    }
-
     /// - Parameters:
     ///   - frame: `frameSize` samples, mean removed (single precision, as the sums are).
     ///   - omega: start, in radians per sample, close enough that each used harmonic is within its main lobe.
     ///   - harmonicLimit: use harmonics `h` with `h·ω` below this (radians per sample).
-    ///   - iterations: Newton steps; one suffices from an NSDF start on a clean sound (quadratic
-    ///     convergence); `PitchDetector` takes three, which noise needs.
+    ///   - iterations: Newton steps at most; one suffices from an NSDF start on a clean sound (quadratic
+    ///     convergence); `PitchDetector` takes three, which noise needs. Fewer when one is converged
+    ///     (`convergedStepBins`; 0 takes every step).
     func refine(_ frame: UnsafePointer<Float>, omega start: Double, harmonicLimit: Double,
-                iterations: Int = 1) -> Result {
+                iterations: Int = 1, convergedStepBins: Double = HarmonicRefiner.convergedStepBins) -> Result {
         let w = frameSize
         // Partials this many bins apart: with ≥ 6, Blackman–Harris's main
         // lobes (±4 bins) stay clear of the neighbours and of the negative-
@@ -199,7 +188,7 @@ final class HarmonicRefiner {
         var omega = start
         var harmonics = max(1, min(maxHarmonics, Int(harmonicLimit / start)))
         var power = 0.0, fundamentalShare = 0.0, imageFree = 1.0
-        var noiseFloor = 0.0
+        var noiseFloor = 0.0, converged: Double?    // converged: where the last evaluation was, if its step was below the tolerance
         for _ in 0..<iterations {
             harmonics = evaluate(omega: omega, harmonics: harmonics)
             noiseFloor = self.noiseFloor(harmonics: harmonics, windowedPower: windowedPower, sumWindow: sumWindow,
@@ -210,18 +199,20 @@ final class HarmonicRefiner {
             for k in 0..<harmonics {
                 let h = Double(k + 1)
                 // X = S0, X' = −i·S1, X'' = −S2 (derivatives in ω at h·ω).
+                plainPower += sums[k].power
+                // A quiet harmonic, or one that does not stand out of the
+                // noise (`noiseFloor`): its power, nothing for the step.
+                deferred[k].belowFloor = !(isLoud[k] && (k == 0 || sums[k].power >= noiseFloor))
+                guard !deferred[k].belowFloor else {
+                    power += sums[k].power
+                    corrected += sums[k].power
+                    continue
+                }
+                completeDerivatives(k)
                 let sum = sums[k]
                 let xr = sum.s0r, xi = sum.s0i            // S0 (re, im)
                 let dr = sum.s1i, di = -sum.s1r           // X' = −i(S1r + i S1i) = S1i − i S1r
                 let sr = -sum.s2r, si = -sum.s2i          // X''
-                plainPower += sum.power
-                // A quiet harmonic, or one that does not stand out of the
-                // noise (`noiseFloor`): its power, nothing for the step.
-                guard isLoud[k], k == 0 || sum.power >= noiseFloor else {
-                    power += sum.power
-                    corrected += sum.power
-                    continue
-                }
                 // The partial's own power. A real partial's S0 carries its
                 // negative-frequency image, A/2·(e^{iφ}·W(0) + e^{−iφ}·W(2hω)),
                 // W the window's transform (real: the window is symmetric
@@ -281,10 +272,11 @@ final class HarmonicRefiner {
             // period) lost 0.1 % of a sine's power there: 0.005 dB of level,
             // and an SNR of 30 dB.
             power += first * step + 0.5 * second * step * step
+            if abs(step) * Double(w * harmonics) <= convergedStepBins * 2 * Double.pi { converged = omega - step; break }
         }
         let lone = isLone(noiseFloor: noiseFloor, harmonics: harmonics)
         if useBlackmanHarris {
-            omega = anchoredOnFirstPartial(omega, noiseFloor: noiseFloor, harmonics: harmonics)
+            omega = anchoredOnFirstPartial(omega, evaluatedAt: converged, noiseFloor: noiseFloor, harmonics: harmonics)
         }
         // |X|² of a sine of amplitude A is (A·Σw/2)²; A²/2 per harmonic.
         return Result(omega: omega, harmonicPower: power * imageFree * 2 / (sumWindow * sumWindow),

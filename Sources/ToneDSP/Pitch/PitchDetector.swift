@@ -118,6 +118,28 @@ public final class PitchDetector {
         let scale = 1 / peak
         var energies = SIMD4<Double>(), energies4 = SIMD4<Double>()
         n = 0
+        // Near a zero mean (any audio), in single precision: x·s − μ·s
+        // cannot overflow there (|x·s| ≤ |μ|·s + 1), and its two roundings
+        // move a sample by about one unit in the last place at most. A huge
+        // offset under a small signal keeps the double-precision pass below.
+        if abs(mean) * scale < 1e6 {
+            let s = SIMD4<Float>(repeating: Float(scale)), offset = SIMD4<Float>(repeating: Float(mean * scale))
+            while n < w {
+                let end = min(w, n + 256)
+                var squares = SIMD4<Float>(), squares4 = SIMD4<Float>()
+                while n + 8 <= end {
+                    let v = UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self) * s - offset
+                    let v4 = UnsafeRawPointer(base + n + 4).loadUnaligned(as: SIMD4<Float>.self) * s - offset
+                    UnsafeMutableRawPointer(singles + n).storeBytes(of: v, as: SIMD4<Float>.self)
+                    UnsafeMutableRawPointer(singles + n + 4).storeBytes(of: v4, as: SIMD4<Float>.self)
+                    squares += v * v
+                    squares4 += v4 * v4
+                    n += 8
+                }
+                energies += SIMD4<Double>(squares)
+                energies4 += SIMD4<Double>(squares4)
+            }
+        }
         while n + 8 <= w {
             let v = (SIMD4<Double>(UnsafeRawPointer(base + n).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
             let v4 = (SIMD4<Double>(UnsafeRawPointer(base + n + 4).loadUnaligned(as: SIMD4<Float>.self)) - mean) * scale
