@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Faults of the machine, not of ToneNode, that a test detected by a named
 /// cause and repaired before it tried again. Each is printed as one line
@@ -47,13 +48,8 @@ public struct JackMetadataStore: Sendable {
 
     /// Whether any jackd of the user is running (`pgrep -u UID -x jackd`).
     public var anyServerRunning: Bool {
-        let pgrep = Process()
-        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
-        pgrep.arguments = ["-u", String(uid), "-x", "jackd"]
-        pgrep.standardOutput = FileHandle.nullDevice
-        pgrep.standardError = FileHandle.nullDevice
-        guard (try? pgrep.run()) != nil else { return true }
-        pgrep.waitUntilExit()
-        return pgrep.terminationStatus == 0
+        guard let pgrep = try? runCommand(["-u", String(uid), "-x", "jackd"], executable: "/usr/bin/pgrep",
+                                          timeoutSeconds: 5) else { return true }
+        return pgrep.status == 0
     }
 }

@@ -50,12 +50,8 @@ private final class MixedStudio {
     /// Waits (bounded) until both zita-n2j have locked (`ZitaLock`); a
     /// recorded failure naming what each said when they have not.
     func waitForLock(timeoutSeconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while Date() < deadline && !receivers.allSatisfy({ ZitaLock.isLocked($0.stdout) }) { usleep(50_000) }
-        for (end, receiver) in zip(["on jackd2", "on PipeWire"], receivers) where !ZitaLock.isLocked(receiver.stdout) {
-            Issue.record("zita-n2j \(end) did not lock within \(timeoutSeconds) s: \(receiver.stdout.suffix(300))",
-                         sourceLocation: sourceLocation)
-        }
+        ZitaLock.waitForLock(Array(zip(["on jackd2", "on PipeWire"], receivers)), timeoutSeconds: timeoutSeconds,
+                             sourceLocation: sourceLocation)
     }
 
     func stop() {

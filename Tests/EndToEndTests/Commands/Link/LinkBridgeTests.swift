@@ -26,12 +26,7 @@ final class ZitaLoop {
     /// failure naming what each said when they have not.
     func waitForBothEndsToLock(timeoutSeconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) {
         let receivers = [("on A", receiverOnA), ("on B", receiverOnB)].compactMap { end, command in command.map { (end, $0) } }
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while Date() < deadline && !receivers.allSatisfy({ ZitaLock.isLocked($0.1.stdout) }) { usleep(50_000) }
-        for (end, receiver) in receivers where !ZitaLock.isLocked(receiver.stdout) {
-            Issue.record("zita-n2j \(end) did not lock within \(timeoutSeconds) s: \(receiver.stdout.suffix(300))",
-                         sourceLocation: sourceLocation)
-        }
+        ZitaLock.waitForLock(receivers, timeoutSeconds: timeoutSeconds, sourceLocation: sourceLocation)
     }
 
     /// - Parameters:

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Testing
 
@@ -13,6 +14,18 @@ enum ZitaLock {
             return false
         }
         return high - low < spread
+    }
+
+    /// Waits (bounded) until every receiver (`stdbuf -oL zita-n2j --info`)
+    /// has locked; a recorded failure naming what each said when it has not.
+    static func waitForLock(_ receivers: [(end: String, command: LiveCommand)], timeoutSeconds: Double = 30,
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline && !receivers.allSatisfy({ isLocked($0.command.stdout) }) { usleep(50_000) }
+        for (end, receiver) in receivers where !isLocked(receiver.stdout) {
+            Issue.record("zita-n2j \(end) did not lock within \(timeoutSeconds) s: \(receiver.stdout.suffix(300))",
+                         sourceLocation: sourceLocation)
+        }
     }
 
     /// The ratios printed since the last "Receiving.", in order.

@@ -21,15 +21,6 @@ extension JackServerTests {
 
         private func socketPath(_ name: String) -> String { "/dev/shm/jack_\(name)_\(uid)_0" }
 
-        private func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if condition() { return true }
-                usleep(20_000)
-            }
-            return condition()
-        }
-
         @Test("a region file cut short: the next jackd dies of SIGBUS, silent; the store removed, the next one serves and removes it when it ends")
         func truncatedRegion() throws {
             let store = JackMetadataStore(uid: uid)
@@ -40,7 +31,7 @@ extension JackServerTests {
             // A server that made the store, killed (its uid's store only).
             let first = try jackd(base + "-a")
             defer { first.stop() }
-            #expect(waitFor(seconds: 10) { FileManager.default.fileExists(atPath: socketPath(base + "-a")) },
+            #expect(first.waitUntil(timeoutSeconds: 10) { _ in FileManager.default.fileExists(atPath: socketPath(base + "-a")) },
                     "jackd did not listen; stderr: \(first.stderr)")
             let size = (try? FileManager.default.attributesOfItem(atPath: region)[.size] as? Int) ?? 0
             try #require(size > 8192, "\(region): \(size) bytes")
@@ -59,7 +50,7 @@ extension JackServerTests {
 
             #expect(store.remove())
             let third = try jackd(base + "-c")
-            #expect(waitFor(seconds: 10) { FileManager.default.fileExists(atPath: socketPath(base + "-c")) },
+            #expect(third.waitUntil(timeoutSeconds: 10) { _ in FileManager.default.fileExists(atPath: socketPath(base + "-c")) },
                     "stderr: \(third.stderr)")
             #expect(store.exists)
             third.signal(SIGTERM)
